@@ -1,0 +1,62 @@
+package dev.tickwheel;
+
+/**
+ * A snapshot of a {@link WheelTimer}'s counters, from {@link WheelTimer#metrics()}. The counts are read one after
+ * another without stopping the timer, so under load they are each exact but not taken at one instant.
+ */
+public final class TimerMetrics {
+    private final long pending;
+    private final long scheduled;
+    private final long fired;
+    private final long cancelled;
+    private final long rejected;
+    private final long lagNanos;
+
+    TimerMetrics(long pending, long scheduled, long fired, long cancelled, long rejected, long lagNanos) {
+        this.pending = pending;
+        this.scheduled = scheduled;
+        this.fired = fired;
+        this.cancelled = cancelled;
+        this.rejected = rejected;
+        this.lagNanos = lagNanos;
+    }
+
+    /** @return timers accepted and not yet ended (ran, failed, cancelled or handed back by shutdownNow) */
+    public long pending() {
+        return pending;
+    }
+
+    /** @return timers accepted since creation (a periodic timer counts once) */
+    public long scheduled() {
+        return scheduled;
+    }
+
+    /** @return runs handed to the executor by the owner thread since creation (each period counts) */
+    public long fired() {
+        return fired;
+    }
+
+    /** @return successful {@code cancel} calls since creation */
+    public long cancelled() {
+        return cancelled;
+    }
+
+    /** @return {@code schedule} calls rejected (shutdown, maxPending) since creation */
+    public long rejected() {
+        return rejected;
+    }
+
+    /**
+     * @return how far the owner thread was behind the clock after its last step: the age of the oldest due timer it
+     *         had not yet handed out, in nanoseconds; 0 when it was caught up
+     */
+    public long lagNanos() {
+        return lagNanos;
+    }
+
+    @Override
+    public String toString() {
+        return "TimerMetrics[pending=" + pending + ", scheduled=" + scheduled + ", fired=" + fired + ", cancelled="
+                + cancelled + ", rejected=" + rejected + ", lagNanos=" + lagNanos + "]";
+    }
+}

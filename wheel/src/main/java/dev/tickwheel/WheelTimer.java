@@ -1,0 +1,1069 @@
+package dev.tickwheel;
+
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import java.util.concurrent.AbstractExecutorService;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.Executor;
+import java.util.concurrent.Future;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.ThreadFactory;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.LongAdder;
+import java.util.function.Consumer;
+import org.jctools.queues.MessagePassingQueue;
+import org.jctools.queues.MpscUnboundedXaddArrayQueue;
+
+/**
+ * A {@link ScheduledExecutorService} on a hierarchical timing wheel, for many threads starting and cancelling
+ * many timers at once: request timeouts, retries, leases, idle reaping.
+ *
+ * <pre>{@code
+ * try (WheelTimer timer = WheelTimer.create()) {
+ *     ScheduledFuture<?> timeout = timer.schedule(() -> request.fail("timed out"), 30, TimeUnit.SECONDS);
+ *     // ... the response arrives first:
+ *     timeout.cancel(false);
+ * }
+ * }</pre>
+ *
+ * <h2>Guarantees</h2>
+ * <ul>
+ *   <li><b>Never early.</b> A task runs no earlier than its delay after {@code schedule} was called, measured by
+ *   the time source ({@link System#nanoTime()} by default). It normally runs within one tick of that (1 ms by
+ *   default), plus the owner thread's wake-up latency and the time the worker pool takes to reach it. Delays are
+ *   rounded up to whole ticks; {@link ScheduledFuture#getDelay} reports that rounded deadline.</li>
+ *   <li><b>Cancel.</b> For a one-shot timer {@code cancel} returns true if and only if the task had not started
+ *   and now never will; in every race between cancel and fire exactly one wins. This is stricter than
+ *   {@link java.util.concurrent.FutureTask}, whose {@code cancel} returns true for a task that is already running.
+ *   For a periodic timer, {@code cancel} stops all further runs; a run in progress completes, and is interrupted
+ *   if {@code mayInterruptIfRunning}. Cancel is safe from any thread, never blocks, and the cancelled timer is
+ *   unlinked from the wheel by the owner thread soon after (within a tick under load, within about 10 ms when
+ *   idle), so cancelled timers do not pile up.</li>
+ *   <li><b>Shutdown.</b> {@link #shutdown()} rejects new work, lets already-scheduled one-shot timers run at their
+ *   time, and ends periodic ones. {@link #shutdownNow()} returns every accepted timer that had neither started nor
+ *   been cancelled, exactly once; none of them will then be run by this timer (the caller may run them). Running
+ *   tasks on the timer's own pool are interrupted. A {@code schedule} racing a shutdown either throws
+ *   {@link RejectedExecutionException} or its timer is accounted for: it runs, is handed back, or ends cancelled.
+ *   Nothing accepted is lost.</li>
+ *   <li><b>Everything else</b> follows {@link java.util.concurrent.ScheduledThreadPoolExecutor}: fixed-rate runs
+ *   never overlap and catch up after a late run; an exception from a one-shot task completes its future
+ *   exceptionally; an exception from a periodic task ends it with that exception.</li>
+ * </ul>
+ *
+ * <h2>Architecture</h2>
+ * Producer threads never touch the wheel. {@code schedule} allocates the timer (the future, which is also the
+ * wheel's node: one object per timer) and offers it to a JCTools MPSC start queue; {@code cancel} flips the timer's
+ * state with one CAS and offers it to a cancel queue. Neither takes a lock. One owner thread drains both queues
+ * in bounded batches, inserts into and unlinks from the {@link TimingWheel}, advances the wheel to the current
+ * tick (a bounded advance, so a clump of same-tick timers cannot hold it), and hands the expired timers to the
+ * worker pool: by default the timer's own pool, or an {@link Executor} you supply, or (opt-in, for tiny tasks) the
+ * owner thread itself. If the executor rejects a timer, its future completes exceptionally with the rejection.
+ *
+ * <p>When nothing is due the owner parks until the wheel's next event, not every tick, so an idle timer costs
+ * next to no CPU. A producer whose deadline precedes the owner's planned wake-up wakes it.
+ *
+ * <h2>Concurrency</h2>
+ * <ul>
+ *   <li><b>Fire vs cancel</b>: the timer's state CAS (see {@link ScheduledTimer}). A cancelled timer still in the
+ *   wheel is skipped when it expires, and unlinked when the owner drains its cancel command.</li>
+ *   <li><b>Lost wake-ups</b>: a Dekker handshake. The owner stores its planned wake-up tick ({@code wakeupTick},
+ *   volatile) and then drains the start queue once more before parking; a producer offers (a volatile index
+ *   update inside the queue) and then loads {@code wakeupTick}. At least one sees the other: either the owner's
+ *   drain finds the timer, or the producer sees the plan, and if its deadline is earlier it CASes the plan to
+ *   "awake" and unparks the owner (only the CAS winner unparks).</li>
+ *   <li><b>Schedule vs shutdown</b>: the same handshake on {@code runState}. The shutdown stores the new state and
+ *   then the owner drains; a producer offers and then re-reads the state, and if it changed, revokes its timer by
+ *   the NEW &rarr; CANCELLED CAS and throws. If the revoke CAS fails, the owner already took the timer (it ran, or
+ *   was handed back), so the producer returns it normally.</li>
+ * </ul>
+ *
+ * <h2>Failure of the owner thread</h2>
+ * Tasks never run inside the owner's bookkeeping, so a task's exception cannot reach it. If the owner's own loop
+ * throws all the same (a bug, or {@link OutOfMemoryError}), the timer fails loudly rather than going silently
+ * dead: it moves to the stopped state, completes every pending future exceptionally with an
+ * {@link IllegalStateException} whose cause is the failure, rejects every later {@code schedule} naming that
+ * cause, and rethrows the failure to the owner thread's uncaught-exception handler.
+ */
+public final class WheelTimer extends AbstractExecutorService implements ScheduledExecutorService, AutoCloseable {
+
+    /** The default tick: 1 ms. */
+    public static final long DEFAULT_TICK_NANOS = TimeUnit.MILLISECONDS.toNanos(1);
+
+    /** The smallest tick: 1 µs. Finer ticks only add owner work; no clock is that steady. */
+    public static final long MIN_TICK_NANOS = TimeUnit.MICROSECONDS.toNanos(1);
+
+    static final long AWAKE = Long.MIN_VALUE;
+    static final long NO_EVENT = Long.MAX_VALUE;
+    static final int ACTIVE = 0;
+    static final int SHUTDOWN = 1;
+    static final int STOP = 2;
+
+    /** How long an idle owner may leave cancelled timers in the wheel before a cancel wakes it. */
+    static final long REAP_NANOS = TimeUnit.MILLISECONDS.toNanos(10);
+
+    private static final VarHandle WAKEUP_TICK;
+    private static final VarHandle RUN_STATE;
+    private static final AtomicInteger TIMER_IDS = new AtomicInteger();
+
+    static {
+        try {
+            MethodHandles.Lookup lookup = MethodHandles.lookup();
+            WAKEUP_TICK = lookup.findVarHandle(WheelTimer.class, "wakeupTick", long.class);
+            RUN_STATE = lookup.findVarHandle(WheelTimer.class, "runState", int.class);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
+
+    // ---- configuration: final, safely published with the timer ----
+    private final TimeSource time;
+    private final long originNanos;
+    private final long tickNanos;
+    private final long reapTicks;
+    private final int batch;
+    private final long maxPending;
+    private final Executor executor;
+    private final ThreadPoolExecutor ownPool;
+    private final Thread owner;
+    private final Runnable stepHook;
+
+    // ---- the queues: MPSC; any thread offers, only the owner (or, once it is gone, the shutdownNow winner) polls ----
+    private final MpscUnboundedXaddArrayQueue<ScheduledTimer<?>> starts;
+    private final MpscUnboundedXaddArrayQueue<ScheduledTimer<?>> cancels;
+
+    // ---- owner-confined: read and written by the owner thread only (plain) ----
+    private final TimingWheel<ScheduledTimer<?>> wheel;
+    /** Timers due now, collected during a step and dispatched at its end, outside the wheel's advance. */
+    private final ScheduledTimer<?>[] due;
+    private int dueCount;
+    private long fired;
+    private boolean shutdownSeen;
+    private boolean reapedLastStep;
+    private final MessagePassingQueue.Consumer<ScheduledTimer<?>> starter = this::ownerStart;
+    private final MessagePassingQueue.Consumer<ScheduledTimer<?>> reaper = this::ownerReap;
+    private final Consumer<ScheduledTimer<?>> expirer = this::ownerExpire;
+
+    // ---- shared state ----
+    /** ACTIVE, SHUTDOWN or STOP; only increases. cas by shutdown callers and the failing owner; lv by everyone. */
+    private volatile int runState;
+    /**
+     * The tick the parked owner plans to wake at, or AWAKE. sv by the owner (plan, then AWAKE after waking); cas
+     * to AWAKE by the producer that wakes it; lv by producers after their offer.
+     */
+    private volatile long wakeupTick = AWAKE;
+    /** The tick at which the owner planned its park. Plain: written by the owner before the sv of wakeupTick. */
+    private long parkedAtTick;
+    /** Why the owner failed, or null. sv by the owner before it stores STOP; lv by producers. */
+    private volatile Throwable failure;
+    /** Set (sv) once the owner has exited, after which no thread polls the queues except the shutdownNow winner. */
+    private volatile boolean ownerDone;
+    private final CountDownLatch ownerExited = new CountDownLatch(1);
+    /** The timers the owner collected for shutdownNow; sv before ownerExited counts down. */
+    private volatile List<Runnable> handedBack;
+
+    // ---- counters ----
+    private final LongAdder scheduledCount = new LongAdder();
+    private final LongAdder cancelledCount = new LongAdder();
+    private final LongAdder rejectedCount = new LongAdder();
+    /** Pending timers when unlimited: +1 on accept, -1 on end. */
+    private final LongAdder pendingAdder = new LongAdder();
+    /** Pending timers when maxPending is set: cas-reserved on accept so the limit is exact. */
+    private final AtomicLong pendingLimited = new AtomicLong();
+    /** sv by the owner after each step. */
+    private volatile long firedPublished;
+    private volatile long lagNanos;
+
+    private WheelTimer(Builder b) {
+        this.time = b.timeSource;
+        this.originNanos = time.nanoTime();
+        this.tickNanos = b.tickNanos;
+        this.reapTicks = Math.max(1, REAP_NANOS / tickNanos);
+        this.batch = b.batch;
+        this.maxPending = b.maxPending;
+        this.stepHook = b.stepHook;
+        int needed = bitsForKeys(tickNanos);
+        int[] bits = b.levelBits != null ? b.levelBits.clone() : defaultLevelBits(needed);
+        int total = 0;
+        for (int x : bits) {
+            total += x;
+        }
+        if (total < needed) {
+            throw new IllegalArgumentException("levelBits sum to " + total + " bits, but a tick of " + tickNanos
+                    + " ns needs " + needed + " bits to hold any delay up to Long.MAX_VALUE ns");
+        }
+        this.wheel = new TimingWheel<>(bits);
+        this.due = new ScheduledTimer<?>[2 * batch];
+        this.starts = new MpscUnboundedXaddArrayQueue<>(1024, 4);
+        this.cancels = new MpscUnboundedXaddArrayQueue<>(1024, 4);
+
+        String name = b.namePrefix + "-" + TIMER_IDS.incrementAndGet();
+        ThreadFactory factory = b.threadFactory != null ? b.threadFactory : new NamedThreads(name, b.daemon);
+        if (b.runOnOwner) {
+            this.executor = null;
+            this.ownPool = null;
+        } else if (b.executor != null) {
+            this.executor = b.executor;
+            this.ownPool = null;
+        } else {
+            ThreadFactory workers = b.threadFactory != null ? b.threadFactory : new NamedThreads(name + "-worker",
+                    b.daemon);
+            ThreadPoolExecutor pool = new ThreadPoolExecutor(b.workers, b.workers, 0L, TimeUnit.MILLISECONDS,
+                    new LinkedBlockingQueue<>(), workers);
+            int started;
+            try {
+                started = pool.prestartAllCoreThreads();
+            } catch (RuntimeException | Error e) {
+                pool.shutdownNow();
+                throw new IllegalStateException("the ThreadFactory threw while creating worker threads", e);
+            }
+            if (started != b.workers) {
+                pool.shutdownNow();
+                throw new IllegalStateException("the ThreadFactory returned null for a worker thread ("
+                        + started + " of " + b.workers + " created)");
+            }
+            this.executor = pool;
+            this.ownPool = pool;
+        }
+        if (b.manual) {
+            this.owner = null;
+        } else {
+            Thread t;
+            try {
+                t = (b.threadFactory != null ? factory : new NamedThreads(name + "-owner", b.daemon))
+                        .newThread(this::ownerLoop);
+            } catch (RuntimeException | Error e) {
+                if (ownPool != null) {
+                    ownPool.shutdownNow();
+                }
+                throw new IllegalStateException("the ThreadFactory threw while creating the owner thread", e);
+            }
+            if (t == null) {
+                if (ownPool != null) {
+                    ownPool.shutdownNow();
+                }
+                throw new IllegalStateException("the ThreadFactory returned null for the owner thread");
+            }
+            this.owner = t;
+            t.start();
+        }
+    }
+
+    /** @return a timer with the defaults: 1 ms tick, its own pool of max(2, CPUs) daemon workers, no limit */
+    public static WheelTimer create() {
+        return builder().build();
+    }
+
+    /** @return a builder for a configured timer */
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    // ==========================================================================================================
+    // Producers: any thread
+
+    @Override
+    public ScheduledFuture<?> schedule(Runnable command, long delay, TimeUnit unit) {
+        Objects.requireNonNull(command, "command");
+        Objects.requireNonNull(unit, "unit");
+        return accept(new ScheduledTimer<Void>(this, command, 0, firstKey(delay, unit)));
+    }
+
+    @Override
+    public <V> ScheduledFuture<V> schedule(Callable<V> callable, long delay, TimeUnit unit) {
+        Objects.requireNonNull(callable, "callable");
+        Objects.requireNonNull(unit, "unit");
+        return accept(new ScheduledTimer<V>(this, callable, ScheduledTimer.KIND_CALLABLE, firstKey(delay, unit)));
+    }
+
+    /**
+     * As {@link ScheduledExecutorService#scheduleAtFixedRate}: runs never overlap; after a late run the missed
+     * runs follow at once, one after another.
+     *
+     * @throws IllegalArgumentException if period &lt;= 0
+     */
+    @Override
+    public ScheduledFuture<?> scheduleAtFixedRate(Runnable command, long initialDelay, long period, TimeUnit unit) {
+        return schedulePeriodic(command, initialDelay, period, unit, true);
+    }
+
+    /**
+     * As {@link ScheduledExecutorService#scheduleWithFixedDelay}.
+     *
+     * @throws IllegalArgumentException if delay &lt;= 0
+     */
+    @Override
+    public ScheduledFuture<?> scheduleWithFixedDelay(Runnable command, long initialDelay, long delay,
+                                                     TimeUnit unit) {
+        return schedulePeriodic(command, initialDelay, delay, unit, false);
+    }
+
+    private ScheduledFuture<?> schedulePeriodic(Runnable command, long initialDelay, long period, TimeUnit unit,
+                                                boolean fixedRate) {
+        Objects.requireNonNull(command, "command");
+        Objects.requireNonNull(unit, "unit");
+        if (period <= 0) {
+            throw new IllegalArgumentException((fixedRate ? "period " : "delay ") + period + " " + unit
+                    + " must be positive");
+        }
+        long periodNanos = unit.toNanos(period);
+        long first = dueNanos(initialDelay, unit);
+        long key = initialDelay <= 0 ? first / tickNanos : keyOf(first);
+        return accept(new PeriodicTimer(this, command, first, key, fixedRate ? periodNanos : -periodNanos));
+    }
+
+    /** Runs the command at once, on the executor, through the owner thread (it is a timer of delay 0). */
+    @Override
+    public void execute(Runnable command) {
+        schedule(command, 0, TimeUnit.NANOSECONDS);
+    }
+
+    @Override
+    public Future<?> submit(Runnable task) {
+        return schedule(task, 0, TimeUnit.NANOSECONDS);
+    }
+
+    @Override
+    public <T> Future<T> submit(Runnable task, T result) {
+        Objects.requireNonNull(task, "task");
+        return schedule(java.util.concurrent.Executors.callable(task, result), 0, TimeUnit.NANOSECONDS);
+    }
+
+    @Override
+    public <T> Future<T> submit(Callable<T> task) {
+        return schedule(task, 0, TimeUnit.NANOSECONDS);
+    }
+
+    private <T extends ScheduledTimer<?>> T accept(T t) {
+        if (runState != ACTIVE) {
+            throw rejected("the timer is shut down");
+        }
+        if (maxPending != Long.MAX_VALUE) {
+            for (;;) {
+                long p = pendingLimited.get();
+                if (p >= maxPending) {
+                    throw rejected("maxPending " + maxPending + " timers are already pending");
+                }
+                if (pendingLimited.compareAndSet(p, p + 1)) {
+                    break;
+                }
+            }
+        } else {
+            pendingAdder.increment();
+        }
+        scheduledCount.increment();
+        starts.offer(t);
+        wakeIfEarlier(t.key);
+        if (runState != ACTIVE && t.revoke()) {
+            // A shutdown raced this schedule and nobody took the timer: it is rejected. The cancel command lets
+            // the owner unlink it if it already reached the wheel.
+            cancels.offer(t);
+            scheduledCount.decrement();
+            releasePending();
+            throw rejected("the timer was shut down while scheduling");
+        }
+        return t;
+    }
+
+    private RejectedExecutionException rejected(String why) {
+        rejectedCount.increment();
+        Throwable f = failure;
+        if (f != null) {
+            return new RejectedExecutionException("the timer's owner thread failed: " + f, f);
+        }
+        return new RejectedExecutionException(why);
+    }
+
+    /** The producer's half of the wake-up handshake, after its offer: wake the owner if it would sleep too long. */
+    private void wakeIfEarlier(long key) {
+        long planned = wakeupTick;
+        if (key < planned && WAKEUP_TICK.compareAndSet(this, planned, AWAKE)) {
+            unparkOwner();
+        }
+    }
+
+    /** Wakes an owner that plans a long sleep, so a cancelled timer is unlinked within about REAP_NANOS. */
+    private void wakeForCancel() {
+        long planned = wakeupTick;
+        if (planned != AWAKE && planned - parkedAtTick > reapTicks
+                && WAKEUP_TICK.compareAndSet(this, planned, AWAKE)) {
+            unparkOwner();
+        }
+    }
+
+    private void wakeOwnerNow() {
+        wakeupTick = AWAKE;
+        unparkOwner();
+    }
+
+    private void unparkOwner() {
+        Thread t = owner;
+        if (t != null) {
+            java.util.concurrent.locks.LockSupport.unpark(t);
+        }
+    }
+
+    /** Called by a periodic timer's runner after moving it back to NEW: the next period's start command. */
+    void resubmit(PeriodicTimer t) {
+        starts.offer(t);
+        wakeIfEarlier(t.key);
+        if (runState != ACTIVE && t.revoke()) {
+            cancels.offer(t);
+            releasePending();
+        }
+    }
+
+    // ---- accounting, from whichever thread ends a timer; each timer ends exactly once ----
+
+    void onEnded(ScheduledTimer<?> t, boolean failed) {
+        releasePending();
+    }
+
+    void onCancelled(ScheduledTimer<?> t, int fromPhase) {
+        if (fromPhase == ScheduledTimer.RETURNED) {
+            return; // handed back by shutdownNow: already ended for this timer
+        }
+        cancelledCount.increment();
+        releasePending();
+        if (fromPhase == ScheduledTimer.NEW) {
+            cancels.offer(t);
+            wakeForCancel();
+        }
+    }
+
+    void onPeriodicEndedByShutdown(PeriodicTimer t) {
+        releasePending();
+    }
+
+    private void releasePending() {
+        if (maxPending != Long.MAX_VALUE) {
+            pendingLimited.decrementAndGet();
+        } else {
+            pendingAdder.decrement();
+        }
+    }
+
+    // ==========================================================================================================
+    // Time
+
+    long elapsedNanos() {
+        return time.nanoTime() - originNanos;
+    }
+
+    /** The deadline of a delay from now, in nanoseconds since the origin, saturating at Long.MAX_VALUE. */
+    private long dueNanos(long delay, TimeUnit unit) {
+        long now = elapsedNanos();
+        return delay <= 0 ? now : saturatedAdd(now, unit.toNanos(delay));
+    }
+
+    /** A key due now for delay &lt;= 0, else the first tick that starts at or after the deadline. */
+    private long firstKey(long delay, TimeUnit unit) {
+        return delay <= 0 ? elapsedNanos() / tickNanos : keyOf(dueNanos(delay, unit));
+    }
+
+    /** The first tick starting at or after a time since the origin: never early. */
+    long keyOf(long nanosSinceOrigin) {
+        long k = nanosSinceOrigin / tickNanos;
+        return nanosSinceOrigin % tickNanos == 0 ? k : k + 1;
+    }
+
+    long nanosUntilTick(long key) {
+        long at = key > Long.MAX_VALUE / tickNanos ? Long.MAX_VALUE : key * tickNanos;
+        return at - elapsedNanos();
+    }
+
+    static long saturatedAdd(long a, long b) {
+        long r = a + b;
+        return ((a ^ r) & (b ^ r)) < 0 ? (b < 0 ? Long.MIN_VALUE : Long.MAX_VALUE) : r;
+    }
+
+    /** Key bits needed so that every key up to ceil(Long.MAX_VALUE / tick) fits the wheel's window. */
+    static int bitsForKeys(long tickNanos) {
+        long maxKey = Long.MAX_VALUE / tickNanos + 1;
+        return 64 - Long.numberOfLeadingZeros(maxKey);
+    }
+
+    private static int[] defaultLevelBits(int needed) {
+        int levels = (needed + 5) / 6;
+        int[] bits = new int[levels];
+        java.util.Arrays.fill(bits, 6);
+        bits[levels - 1] = needed - 6 * (levels - 1);
+        return bits;
+    }
+
+    // ==========================================================================================================
+    // The owner thread
+
+    private void ownerLoop() {
+        try {
+            while (!ownerDone) {
+                boolean more = step();
+                if (!more && !ownerDone) {
+                    park();
+                }
+            }
+        } catch (Throwable e) {
+            failOwner(e);
+            if (e instanceof Error) {
+                throw (Error) e;
+            }
+            throw new IllegalStateException("the WheelTimer owner thread failed", e);
+        }
+    }
+
+    /**
+     * One iteration of the owner: drain (bounded) the cancel and start queues into the wheel, advance the wheel
+     * to the current tick (bounded), and dispatch what expired. Owner thread only.
+     *
+     * @return whether work is left over (a full batch was drained or expired), so the owner must not park
+     */
+    boolean step() {
+        if (ownerDone) {
+            return false;
+        }
+        int rs = runState;
+        if (rs >= STOP) {
+            stopNow();
+            return false;
+        }
+        if (rs == SHUTDOWN && !shutdownSeen) {
+            shutdownSeen = true;
+            endPeriodicTimersInWheel();
+        }
+        if (stepHook != null) {
+            stepHook.run();
+        }
+        long tick = elapsedNanos() / tickNanos;
+        int reaped = cancels.drain(reaper, batch);
+        int started = starts.drain(starter, batch);
+        long target = tick + 1;
+        wheel.increaseMinAllowedKey(target, batch, expirer);
+        dispatchDue();
+        reapedLastStep = reaped > 0;
+        long behind = target - wheel.minAllowedKey();
+        lagNanos = behind > 0 ? behind * tickNanos : 0L;
+        firedPublished = fired;
+        if (ownerDone) {
+            return false; // a task run on this thread called shutdownNow
+        }
+        if (rs == SHUTDOWN && wheel.isEmpty() && starts.isEmpty()) {
+            exitOwner(null);
+            return false;
+        }
+        return reaped == batch || started == batch || behind > 0;
+    }
+
+    private void ownerStart(ScheduledTimer<?> t) {
+        if (t.phase() != ScheduledTimer.NEW) {
+            return; // cancelled or revoked before reaching the wheel; already accounted for
+        }
+        if (t.isPeriodic() && runState != ACTIVE) {
+            if (t.revoke()) {
+                releasePending();
+            }
+            return;
+        }
+        long key = t.key;
+        if (key < wheel.minAllowedKey()) {
+            due[dueCount++] = t;
+        } else {
+            wheel.add(t, key);
+        }
+    }
+
+    private void ownerReap(ScheduledTimer<?> t) {
+        wheel.remove(t);
+    }
+
+    private void ownerExpire(ScheduledTimer<?> t) {
+        due[dueCount++] = t;
+    }
+
+    private void dispatchDue() {
+        for (int i = 0; i < dueCount; i++) {
+            ScheduledTimer<?> t = due[i];
+            due[i] = null;
+            if (t == null || t.phase() != ScheduledTimer.NEW) {
+                continue; // cancelled, not yet reaped
+            }
+            fired++;
+            if (executor == null) {
+                t.run();
+                Thread.interrupted(); // a task's interrupt must not reach the owner's park
+            } else {
+                try {
+                    executor.execute(t);
+                } catch (Throwable e) {
+                    t.fail(e);
+                }
+            }
+        }
+        dueCount = 0;
+    }
+
+    /** Plans a park until the next event, re-checks the queues (the Dekker handshake), then parks. */
+    private void park() {
+        long planned = planPark();
+        if (planned == AWAKE) {
+            return;
+        }
+        if (planned == NO_EVENT) {
+            java.util.concurrent.locks.LockSupport.park(this);
+        } else {
+            long nanos = nanosUntilTick(planned);
+            if (nanos > 0) {
+                java.util.concurrent.locks.LockSupport.parkNanos(this, nanos);
+            }
+        }
+        wakeupTick = AWAKE;
+        Thread.interrupted(); // shutdownNow signals through runState; a stray interrupt must not spin the park
+    }
+
+    /**
+     * The owner's decision to park: publishes the planned wake-up tick, then drains what producers offered before
+     * they could see it. Owner thread only (a test seam in manual mode).
+     *
+     * @return the planned tick (NO_EVENT for an indefinite park), or AWAKE if the owner must not park
+     */
+    long planPark() {
+        long tick = elapsedNanos() / tickNanos;
+        long planned = wheel.nextEventAtOrBefore(NO_EVENT);
+        if (reapedLastStep) {
+            planned = Math.min(planned, tick + reapTicks);
+        }
+        int rs = runState;
+        parkedAtTick = tick;
+        wakeupTick = planned; // sv: then load the queues' producer indexes (inside drain)
+        int reaped = cancels.drain(reaper, batch);
+        int started = starts.drain(starter, batch);
+        if (dueCount > 0 || reaped == batch || started == batch || runState != rs
+                || wheel.nextEventAtOrBefore(planned) < planned || planned <= tick) {
+            wakeupTick = AWAKE;
+            return AWAKE;
+        }
+        return planned;
+    }
+
+    /** At the first step after shutdown(): periodic timers end; one-shot timers stay to run at their time. */
+    private void endPeriodicTimersInWheel() {
+        List<ScheduledTimer<?>> oneShots = new ArrayList<>();
+        wheel.removeAll(t -> {
+            if (t.isPeriodic()) {
+                if (t.revoke()) {
+                    releasePending();
+                }
+            } else {
+                oneShots.add(t);
+            }
+        });
+        for (ScheduledTimer<?> t : oneShots) {
+            wheel.add(t, t.key);
+        }
+    }
+
+    /** shutdownNow's collection: every timer not started nor cancelled, claimed as RETURNED exactly once. */
+    private void stopNow() {
+        List<Runnable> out = new ArrayList<>();
+        MessagePassingQueue.Consumer<ScheduledTimer<?>> claim = t -> claim(t, out);
+        starts.drain(claim);
+        for (int i = 0; i < dueCount; i++) {
+            ScheduledTimer<?> t = due[i];
+            due[i] = null;
+            if (t != null) {
+                claim(t, out);
+            }
+        }
+        dueCount = 0;
+        wheel.removeAll(t -> claim(t, out));
+        cancels.drain(t -> { });
+        if (ownPool != null) {
+            for (Runnable r : ownPool.shutdownNow()) {
+                if (r instanceof ScheduledTimer) {
+                    claim((ScheduledTimer<?>) r, out);
+                }
+            }
+        }
+        exitOwner(out);
+    }
+
+    private void claim(ScheduledTimer<?> t, List<Runnable> out) {
+        if (t.casPhase(ScheduledTimer.NEW, ScheduledTimer.RETURNED)) {
+            out.add(t);
+            releasePending();
+        }
+    }
+
+    private void exitOwner(List<Runnable> returned) {
+        if (returned != null) {
+            handedBack = returned;
+        }
+        if (ownPool != null) {
+            ownPool.shutdown();
+        }
+        ownerDone = true;
+        ownerExited.countDown();
+    }
+
+    /** The owner loop threw: fail loudly, never silently dead. */
+    private void failOwner(Throwable e) {
+        failure = e;
+        advanceRunState(STOP);
+        IllegalStateException cause = new IllegalStateException("the WheelTimer owner thread failed", e);
+        try {
+            MessagePassingQueue.Consumer<ScheduledTimer<?>> fail = t -> t.fail(cause);
+            starts.drain(fail);
+            for (int i = 0; i < dueCount; i++) {
+                ScheduledTimer<?> t = due[i];
+                due[i] = null;
+                if (t != null) {
+                    t.fail(cause);
+                }
+            }
+            dueCount = 0;
+            wheel.removeAll(t -> t.fail(cause));
+        } catch (Throwable again) {
+            e.addSuppressed(again);
+        } finally {
+            exitOwner(new ArrayList<>());
+        }
+    }
+
+    private boolean advanceRunState(int target) {
+        for (;;) {
+            int rs = runState;
+            if (rs >= target) {
+                return false;
+            }
+            if (RUN_STATE.compareAndSet(this, rs, target)) {
+                return true;
+            }
+        }
+    }
+
+    // ==========================================================================================================
+    // Lifecycle
+
+    /**
+     * Rejects new timers; one-shot timers already scheduled still run at their time, periodic ones end. Returns at
+     * once; use {@link #awaitTermination} to wait.
+     */
+    @Override
+    public void shutdown() {
+        advanceRunState(SHUTDOWN);
+        wakeOwnerNow();
+    }
+
+    /**
+     * Rejects new timers and returns every accepted timer that had neither started nor been cancelled, exactly
+     * once; the timer runs none of them (the caller may). Tasks running on the timer's own pool, or on the owner
+     * thread, are interrupted. Tasks already handed to a user-supplied executor are that executor's to run. Only
+     * the first call returns the timers; later calls return an empty list.
+     */
+    @Override
+    public List<Runnable> shutdownNow() {
+        boolean won = advanceRunState(STOP);
+        wakeOwnerNow();
+        if (!won) {
+            return new ArrayList<>();
+        }
+        if (owner == null || Thread.currentThread() == owner) {
+            if (!ownerDone) {
+                stopNow();
+            }
+        } else {
+            if (executor == null) {
+                owner.interrupt(); // a task running on the owner thread
+            }
+            boolean interrupted = false;
+            for (;;) {
+                try {
+                    ownerExited.await();
+                    break;
+                } catch (InterruptedException e) {
+                    interrupted = true;
+                }
+            }
+            if (interrupted) {
+                Thread.currentThread().interrupt();
+            }
+        }
+        List<Runnable> out = handedBack;
+        if (out == null) {
+            // The owner exited on its own (an earlier shutdown() completed) before it saw STOP: collect what is
+            // left, which the owner no longer touches (its exit happens-before the latch release we waited on).
+            stopNow();
+            out = handedBack;
+        }
+        handedBack = null;
+        return out == null ? new ArrayList<>() : out;
+    }
+
+    @Override
+    public boolean isShutdown() {
+        return runState != ACTIVE;
+    }
+
+    @Override
+    public boolean isTerminated() {
+        return ownerDone && (ownPool == null || ownPool.isTerminated());
+    }
+
+    @Override
+    public boolean awaitTermination(long timeout, TimeUnit unit) throws InterruptedException {
+        long deadline = System.nanoTime() + unit.toNanos(timeout);
+        if (!ownerExited.await(unit.toNanos(timeout), TimeUnit.NANOSECONDS)) {
+            return false;
+        }
+        if (ownPool != null) {
+            return ownPool.awaitTermination(deadline - System.nanoTime(), TimeUnit.NANOSECONDS);
+        }
+        return true;
+    }
+
+    /**
+     * Shuts down and waits for termination, as {@code ExecutorService.close()} does from Java 19 on: an interrupt
+     * while waiting turns it into {@link #shutdownNow()}. Called from a task of this timer, it shuts down without
+     * waiting for itself.
+     */
+    @Override
+    public void close() {
+        shutdown();
+        if (Thread.currentThread() == owner) {
+            return;
+        }
+        boolean interrupted = false;
+        while (!isTerminated()) {
+            try {
+                if (awaitTermination(1, TimeUnit.DAYS)) {
+                    break;
+                }
+            } catch (InterruptedException e) {
+                if (!interrupted) {
+                    shutdownNow();
+                    interrupted = true;
+                }
+            }
+        }
+        if (interrupted) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    /** @return a snapshot of the counters */
+    public TimerMetrics metrics() {
+        long pending = maxPending != Long.MAX_VALUE ? pendingLimited.get() : pendingAdder.sum();
+        return new TimerMetrics(pending, scheduledCount.sum(), firedPublished, cancelledCount.sum(),
+                rejectedCount.sum(), lagNanos);
+    }
+
+    /** @return the tick length in nanoseconds */
+    public long tickNanos() {
+        return tickNanos;
+    }
+
+    @Override
+    public String toString() {
+        String state = ownerDone ? "terminated" : runState == ACTIVE ? "running" : "shutting down";
+        return "WheelTimer[" + state + ", tick=" + tickNanos + "ns, " + metrics() + "]";
+    }
+
+    // ==========================================================================================================
+    // Test seams (package-private)
+
+    /** Whether a producer has woken the owner since its last {@link #planPark()}. */
+    boolean isAwake() {
+        return wakeupTick == AWAKE;
+    }
+
+    /** The owner's wheel, for tests that inspect it between steps from the stepping thread. */
+    TimingWheel<ScheduledTimer<?>> wheel() {
+        return wheel;
+    }
+
+    // ==========================================================================================================
+
+    private static final class NamedThreads implements ThreadFactory {
+        private final String prefix;
+        private final boolean daemon;
+        private final AtomicInteger count = new AtomicInteger();
+
+        NamedThreads(String prefix, boolean daemon) {
+            this.prefix = prefix;
+            this.daemon = daemon;
+        }
+
+        @Override
+        public Thread newThread(Runnable r) {
+            Thread t = new Thread(r, prefix.endsWith("-owner") ? prefix : prefix + "-" + count.incrementAndGet());
+            t.setDaemon(daemon);
+            return t;
+        }
+    }
+
+    /**
+     * Configures a {@link WheelTimer}. Every setter checks its argument at once and throws
+     * {@link IllegalArgumentException} naming a bad value. The worker choices ({@link #workerThreads},
+     * {@link #executor}, {@link #runTasksOnOwnerThread}) are alternatives: the last one set wins.
+     */
+    public static final class Builder {
+        private long tickNanos = DEFAULT_TICK_NANOS;
+        private int[] levelBits;
+        private int workers = Math.max(2, Runtime.getRuntime().availableProcessors());
+        private Executor executor;
+        private boolean runOnOwner;
+        private ThreadFactory threadFactory;
+        private boolean daemon = true;
+        private String namePrefix = "tickwheel";
+        private long maxPending = Long.MAX_VALUE;
+        private TimeSource timeSource = TimeSource.SYSTEM;
+        private boolean manual;
+        private int batch = 16_384;
+        private Runnable stepHook;
+
+        private Builder() {
+        }
+
+        /**
+         * The tick: timers are due at tick boundaries, so a task runs up to one tick after its delay. Default 1 ms.
+         *
+         * @throws IllegalArgumentException if the tick is not positive or is shorter than {@link #MIN_TICK_NANOS}
+         */
+        public Builder tick(long duration, TimeUnit unit) {
+            Objects.requireNonNull(unit, "unit");
+            if (duration <= 0) {
+                throw new IllegalArgumentException("tick " + duration + " " + unit + " must be positive");
+            }
+            long nanos = unit.toNanos(duration);
+            if (nanos < MIN_TICK_NANOS) {
+                throw new IllegalArgumentException("tick " + duration + " " + unit + " is shorter than the minimum "
+                        + MIN_TICK_NANOS + " ns");
+            }
+            this.tickNanos = nanos;
+            return this;
+        }
+
+        /**
+         * The wheel's bits per level (see {@link TimingWheel}). By default levels of 6 bits, as many as the tick
+         * needs to hold any delay up to {@code Long.MAX_VALUE} nanoseconds; {@link #build()} rejects fewer bits.
+         *
+         * @throws IllegalArgumentException if a level is outside [1, 12] bits or the sum exceeds 62
+         */
+        public Builder levelBits(int... bits) {
+            new TimingWheel<>(bits); // validates, naming the bad value
+            this.levelBits = bits.clone();
+            return this;
+        }
+
+        /**
+         * Run tasks on the timer's own pool of this many threads (the default, with max(2, CPUs) threads).
+         *
+         * @throws IllegalArgumentException if threads &lt; 1
+         */
+        public Builder workerThreads(int threads) {
+            if (threads < 1) {
+                throw new IllegalArgumentException("workerThreads " + threads + " must be at least 1");
+            }
+            this.workers = threads;
+            this.executor = null;
+            this.runOnOwner = false;
+            return this;
+        }
+
+        /**
+         * Run tasks on this executor. If it rejects a task, the task's future completes exceptionally with the
+         * rejection. The timer does not shut it down, and shutdownNow does not reach into it.
+         */
+        public Builder executor(Executor executor) {
+            this.executor = Objects.requireNonNull(executor, "executor");
+            this.runOnOwner = false;
+            return this;
+        }
+
+        /**
+         * Run tasks on the owner thread itself: no hand-off, for tiny non-blocking tasks only, since a slow task
+         * there delays every other timer.
+         */
+        public Builder runTasksOnOwnerThread() {
+            this.runOnOwner = true;
+            this.executor = null;
+            return this;
+        }
+
+        /** Creates the owner and worker threads. Default: named {@code tickwheel-N-owner}/{@code -worker-M}. */
+        public Builder threadFactory(ThreadFactory factory) {
+            this.threadFactory = Objects.requireNonNull(factory, "threadFactory");
+            return this;
+        }
+
+        /** Whether the default thread factory makes daemon threads (default true). */
+        public Builder daemon(boolean daemon) {
+            this.daemon = daemon;
+            return this;
+        }
+
+        /** The name prefix of the default thread factory's threads (default {@code tickwheel}). */
+        public Builder threadNamePrefix(String prefix) {
+            this.namePrefix = Objects.requireNonNull(prefix, "prefix");
+            return this;
+        }
+
+        /**
+         * The most timers that may be pending at once; past it {@code schedule} throws
+         * {@link RejectedExecutionException} naming the limit. Exact under concurrency. Default: no limit.
+         *
+         * @throws IllegalArgumentException if max &lt; 1
+         */
+        public Builder maxPending(long max) {
+            if (max < 1) {
+                throw new IllegalArgumentException("maxPending " + max + " must be at least 1");
+            }
+            this.maxPending = max;
+            return this;
+        }
+
+        /** The clock (default {@link TimeSource#SYSTEM}). */
+        public Builder timeSource(TimeSource source) {
+            this.timeSource = Objects.requireNonNull(source, "timeSource");
+            return this;
+        }
+
+        /** Test seam: no owner thread; the test calls {@link WheelTimer#step()} and {@link #planPark()}. */
+        Builder manualDrive() {
+            this.manual = true;
+            return this;
+        }
+
+        /** Test seam: the most commands drained and timers expired per step. */
+        Builder ownerBatch(int batch) {
+            if (batch < 1) {
+                throw new IllegalArgumentException("ownerBatch " + batch + " must be at least 1");
+            }
+            this.batch = batch;
+            return this;
+        }
+
+        /** Test seam: runs at the start of each owner step (failure injection). */
+        Builder stepHook(Runnable hook) {
+            this.stepHook = hook;
+            return this;
+        }
+
+        /**
+         * @return a started timer
+         * @throws IllegalArgumentException if the level bits cannot hold every delay at this tick
+         * @throws IllegalStateException    if the thread factory returns null or throws
+         */
+        public WheelTimer build() {
+            return new WheelTimer(this);
+        }
+    }
+}
