@@ -202,7 +202,7 @@ public final class WheelTimer extends AbstractExecutorService implements Schedul
                     + " ns needs " + needed + " bits to hold any delay up to Long.MAX_VALUE ns");
         }
         this.wheel = new TimingWheel<>(bits);
-        this.due = new ScheduledTimer<?>[2 * batch];
+        this.due = new ScheduledTimer<?>[3 * batch];
         this.starts = new MpscUnboundedXaddArrayQueue<>(1024, 4);
         this.cancels = new MpscUnboundedXaddArrayQueue<>(1024, 4);
 
@@ -546,7 +546,10 @@ public final class WheelTimer extends AbstractExecutorService implements Schedul
         int reaped = cancels.drain(reaper, batch);
         int started = starts.drain(starter, batch);
         long target = tick + 1;
-        wheel.increaseMinAllowedKey(target, batch, expirer);
+        int room = due.length - dueCount;
+        if (room > 0) {
+            wheel.increaseMinAllowedKey(target, Math.min(batch, room), expirer);
+        }
         dispatchDue();
         reapedLastStep = reaped > 0;
         long behind = target - wheel.minAllowedKey();
@@ -573,10 +576,15 @@ public final class WheelTimer extends AbstractExecutorService implements Schedul
             return;
         }
         long key = t.key;
-        if (key < wheel.minAllowedKey()) {
+        long min = wheel.minAllowedKey();
+        if (key >= min) {
+            wheel.add(t, key);
+        } else if (dueCount < due.length) {
             due[dueCount++] = t;
         } else {
-            wheel.add(t, key);
+            // The due buffer is full (a flood of already-due timers): the earliest key the wheel takes is at most
+            // the current tick + 1, so the timer still runs at the next step's advance, in key order.
+            wheel.add(t, min);
         }
     }
 
@@ -585,7 +593,7 @@ public final class WheelTimer extends AbstractExecutorService implements Schedul
     }
 
     private void ownerExpire(ScheduledTimer<?> t) {
-        due[dueCount++] = t;
+        due[dueCount++] = t; // step() bounds the advance by the room left in the buffer
     }
 
     private void dispatchDue() {
