@@ -414,11 +414,11 @@ public final class TimingWheel<N extends TimingWheel.Node> {
             throw new IllegalArgumentException("maxExpired " + maxExpired + " must be at least 1");
         }
         Objects.requireNonNull(handler, "handler");
-        if (key <= now) {
-            return 0;
-        }
         if (advancing) {
             throw new IllegalStateException("increaseMinAllowedKey called from its own handler");
+        }
+        if (key <= now) {
+            return 0;
         }
         advancing = true;
         int expired = 0;
@@ -550,6 +550,40 @@ public final class TimingWheel<N extends TimingWheel.Node> {
         size = 0;
     }
 
+    /**
+     * Removes every element and hands each to the handler, level by level and slot by slot (not in key order).
+     * {@link #minAllowedKey()} is kept. O(size + slots). The handler must not change this wheel (an
+     * {@link IllegalStateException} if it calls {@link #increaseMinAllowedKey}; other changes are not detected and
+     * their elements may be handed out or kept). Used to hand pending timers back on shutdown.
+     *
+     * @return the number of elements handed out
+     */
+    @SuppressWarnings("unchecked")
+    public int removeAll(Consumer<? super N> handler) {
+        Objects.requireNonNull(handler, "handler");
+        if (advancing) {
+            throw new IllegalStateException("removeAll called from the handler of increaseMinAllowedKey");
+        }
+        advancing = true;
+        int removed = 0;
+        try {
+            while (occupiedLevels != 0) {
+                int level = Integer.numberOfTrailingZeros(occupiedLevels);
+                Sentinel slot = slots[slotBase[level] + nextOccupiedDigit(level)];
+                Node head;
+                while ((head = slot.next) != slot) {
+                    unlink(head);
+                    size--;
+                    removed++;
+                    handler.accept((N) head);
+                }
+            }
+            return removed;
+        } finally {
+            advancing = false;
+        }
+    }
+
     // ---------------------------------------------------------------------------------------------------------
     // Internals
 
@@ -663,6 +697,21 @@ public final class TimingWheel<N extends TimingWheel.Node> {
     /** Elements expired or cascaded plus events processed since creation; tests use it to check the cost. */
     long visits() {
         return visits;
+    }
+
+    /**
+     * The level of the slot that holds a node of this wheel, found by walking the slot's list to its sentinel.
+     * O(slot size); for tests that follow an element down the levels.
+     */
+    int levelOfSlotHolding(Node node) {
+        if (node.wheel != this) {
+            throw new IllegalArgumentException("node is not in this wheel");
+        }
+        Node n = node.next;
+        while (!(n instanceof Sentinel)) {
+            n = n.next;
+        }
+        return ((Sentinel) n).level;
     }
 
     /**
