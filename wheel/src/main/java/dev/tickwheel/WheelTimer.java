@@ -77,10 +77,12 @@ import org.jctools.queues.MpscUnboundedXaddArrayQueue;
  *   <li><b>Fire vs cancel</b>: the timer's state CAS (see {@link ScheduledTimer}). A cancelled timer still in the
  *   wheel is skipped when it expires, and unlinked when the owner drains its cancel command.</li>
  *   <li><b>Lost wake-ups</b>: a Dekker handshake. The owner stores its planned wake-up tick ({@code wakeupTick},
- *   volatile) and then drains the start queue once more before parking; a producer offers, issues a full fence
- *   (the queue's element store is only a release) and then loads {@code wakeupTick}. At least one sees the other:
- *   either the owner's drain finds the timer, or the producer sees the plan, and if its deadline is earlier it CASes
- *   the plan to "awake" and unparks the owner (only the CAS winner unparks).</li>
+ *   volatile), drains the start queue once more and then loads the queue's producer index before parking; a producer
+ *   claims its queue index with an atomic add and then loads {@code wakeupTick}. These are all volatile accesses,
+ *   so at least one side sees the other: either the owner finds the index claimed and does not park, or the
+ *   producer sees the plan, and if its deadline is earlier it CASes the plan to "awake" and unparks the owner
+ *   (only the CAS winner unparks). The owner judges by the index, not the element, because the element is stored
+ *   after the index with only a release.</li>
  *   <li><b>Schedule vs shutdown</b>: the same handshake on {@code runState}. The shutdown stores the new state and
  *   then the owner drains; a producer offers and then re-reads the state, and if it changed, revokes its timer by
  *   the NEW &rarr; CANCELLED CAS and throws. If the revoke CAS fails, the owner already took the timer (it ran, or
@@ -385,9 +387,9 @@ public final class WheelTimer extends AbstractExecutorService implements Schedul
 
     /** The producer's half of the wake-up handshake, after its offer: wake the owner if it would sleep too long. */
     private void wakeIfEarlier(long key) {
-        // The offer's element store is only a release, and the owner's drain looks for the element, not the index:
-        // without this fence the load below may pass that store and both sides miss each other (a lost wake-up).
-        VarHandle.fullFence();
+        // The offer claimed its queue index with an atomic add (a volatile read-modify-write) before this volatile
+        // load; the owner stores its plan and then loads that index (planPark). The element itself is stored with
+        // only a release, so the owner must not judge by the element alone: it checks the index too.
         long planned = wakeupTick;
         if (key < planned && WAKEUP_TICK.compareAndSet(this, planned, AWAKE)) {
             unparkOwner();
@@ -653,10 +655,13 @@ public final class WheelTimer extends AbstractExecutorService implements Schedul
         }
         int rs = runState;
         parkedAtTick = tick;
-        wakeupTick = planned; // sv: then look for offered elements (inside drain); producers fence before loading it
+        wakeupTick = planned; // sv, then the queues' producer indexes (lv, in isEmpty): the Dekker handshake
         int reaped = cancels.drain(reaper, batch);
         int started = starts.drain(starter, batch);
-        if (dueCount > 0 || reaped == batch || started == batch || runState != rs
+        // A producer may have claimed an index without its element being visible yet (the drain then stops short):
+        // isEmpty compares the indexes, so such an offer keeps the owner awake instead of being slept past.
+        if (dueCount > 0 || reaped == batch || started == batch || !starts.isEmpty() || !cancels.isEmpty()
+                || runState != rs
                 || wheel.nextEventAtOrBefore(planned) < planned || planned <= tick) {
             wakeupTick = AWAKE;
             return AWAKE;
