@@ -1,0 +1,180 @@
+package dev.tickwheel.bench;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.SplittableRandom;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.locks.LockSupport;
+import org.HdrHistogram.Histogram;
+
+/**
+ * Scenario 4: how late timers fire while other threads keep starting and cancelling timers. Each peer runs in its
+ * own JVM with the fixed heap flags. A load thread keeps a ring of 10,000 timers 30-60 s out and does 100
+ * schedule + cancel operations every millisecond (100,000 a second; none of these fire). A probe thread starts
+ * about one probe timer a millisecond, each with a random delay of 1-50 ms (whole milliseconds, since Kafka takes
+ * nothing finer), reading {@code System.nanoTime()} just before the call; the probe's task reads the clock when it
+ * runs. Lateness = run time - (call time + delay), recorded in an HdrHistogram (ns, 3 digits); a negative value is
+ * an early fire, counted apart. The first 2 s are warm-up and not recorded; after the measured seconds the probes
+ * stop and every probe is waited for (one that never runs is reported as missing).
+ *
+ * <pre>
+ * java -cp benchmarks/target/benchmarks.jar dev.tickwheel.bench.FiringLateness
+ * java -cp benchmarks/target/benchmarks.jar dev.tickwheel.bench.FiringLateness --peers TICKWHEEL,JDK_STPE --seconds 20
+ * </pre>
+ */
+public final class FiringLateness {
+    static final int LOAD_RING = 10_000;
+    static final int LOAD_OPS_PER_MS = 100;
+    static final int MAX_PROBE_DELAY_MS = 50;
+    static final int WARMUP_SECONDS = 2;
+
+    private FiringLateness() {
+    }
+
+    public static void main(String[] args) {
+        String child = ChildJvm.arg(args, "--child", null);
+        int seconds = Integer.parseInt(ChildJvm.arg(args, "--seconds", "10"));
+        if (child != null) {
+            measure(Peer.valueOf(child), seconds);
+            return;
+        }
+        List<Peer> peers = ChildJvm.peers(ChildJvm.arg(args, "--peers",
+                "TICKWHEEL,TICKWHEEL_INLINE,JDK_STPE,NETTY_1MS,NETTY_100MS,KAFKA"));
+        List<Map<String, String>> results = runAll(peers, seconds);
+        System.out.printf(Locale.ROOT, "%-28s %8s %10s %10s %10s %10s %7s %8s%n", "peer (lateness, ms)", "probes",
+                "p50", "p99", "p99.9", "max", "early", "missing");
+        for (Map<String, String> r : results) {
+            System.out.printf(Locale.ROOT, "%-28s %8s %10s %10s %10s %10s %7s %8s%n",
+                    Peer.valueOf(r.get("peer")).label(), r.get("probes"), r.get("p50ms"), r.get("p99ms"),
+                    r.get("p999ms"), r.get("maxms"), r.get("early"), r.get("missing"));
+        }
+    }
+
+    /** Runs each peer in its own child JVM. */
+    public static List<Map<String, String>> runAll(List<Peer> peers, int seconds) {
+        List<Map<String, String>> out = new ArrayList<>();
+        for (Peer p : peers) {
+            if (!p.fires()) {
+                continue;
+            }
+            System.out.println("firing lateness: " + p + ", " + seconds + " s under load");
+            out.addAll(ChildJvm.run(FiringLateness.class, List.of("--child", p.name(), "--seconds", "" + seconds)));
+        }
+        return out;
+    }
+
+    private static void measure(Peer peer, int seconds) {
+        TimerAdapter timer = peer.create();
+        Recorder recorder = new Recorder();
+        Thread load = new Thread(() -> loadLoop(timer), "lateness-load");
+        load.setDaemon(true);
+        load.start();
+
+        SplittableRandom random = new SplittableRandom(0x1A7E);
+        long start = System.nanoTime();
+        long measureFrom = start + TimeUnit.SECONDS.toNanos(WARMUP_SECONDS);
+        long end = measureFrom + TimeUnit.SECONDS.toNanos(seconds);
+        long probes = 0;
+        for (long now = start; now < end; now = System.nanoTime()) {
+            boolean counted = now >= measureFrom;
+            long delayMs = 1 + random.nextInt(MAX_PROBE_DELAY_MS);
+            long called = System.nanoTime();
+            timer.schedule(new Probe(recorder, called + TimeUnit.MILLISECONDS.toNanos(delayMs), counted), delayMs);
+            if (counted) {
+                probes++;
+            }
+            LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(1));
+        }
+        // Every probe is due within MAX_PROBE_DELAY_MS; allow a coarse tick and a slow thread on top of that.
+        long waitUntil = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
+        while (recorder.fired.get() < probes && System.nanoTime() < waitUntil) {
+            ChildJvm.sleep(10);
+        }
+        loadStop = true;
+        try {
+            load.join();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        timer.close();
+        Histogram h;
+        long early;
+        long earliest;
+        synchronized (recorder) {
+            h = recorder.histogram.copy();
+            early = recorder.early;
+            earliest = recorder.earliestNanos;
+        }
+        ChildJvm.report(ChildJvm.fields("scenario", "lateness", "peer", peer.name(), "probes", probes,
+                "p50ms", ms(h.getValueAtPercentile(50)), "p99ms", ms(h.getValueAtPercentile(99)),
+                "p999ms", ms(h.getValueAtPercentile(99.9)), "maxms", ms(h.getMaxValue()),
+                "early", early, "maxEarlyMs", early == 0 ? "0" : ms(earliest),
+                "missing", probes - recorder.fired.get()));
+    }
+
+    private static volatile boolean loadStop;
+
+    /** 100 schedule + cancel operations each millisecond on a ring of 10,000 timers 30-60 s out. */
+    private static void loadLoop(TimerAdapter timer) {
+        CountingTask task = new CountingTask();
+        ProducerRing ring = new ProducerRing(timer, task, LOAD_RING, 0x10AD);
+        long next = System.nanoTime();
+        while (!loadStop) {
+            for (int i = 0; i < LOAD_OPS_PER_MS; i++) {
+                ring.step(timer, task);
+            }
+            next += TimeUnit.MILLISECONDS.toNanos(1);
+            long wait = next - System.nanoTime();
+            if (wait > 0) {
+                LockSupport.parkNanos(wait);
+            }
+        }
+        ring.cancelAll(timer);
+    }
+
+    private static String ms(long nanos) {
+        return String.format(Locale.ROOT, "%.3f", nanos / 1e6);
+    }
+
+    /** Collects the probes' lateness; the probes run on the peers' threads. */
+    static final class Recorder {
+        final Histogram histogram = new Histogram(3);
+        final AtomicLong fired = new AtomicLong();
+        long early;
+        long earliestNanos;
+
+        synchronized void record(long latenessNanos) {
+            if (latenessNanos < 0) {
+                early++;
+                earliestNanos = Math.max(earliestNanos, -latenessNanos);
+            } else {
+                histogram.recordValue(latenessNanos);
+            }
+        }
+    }
+
+    /** One probe timer: knows when it is due. */
+    static final class Probe extends Task {
+        private final Recorder recorder;
+        private final long dueNanos;
+        private final boolean counted;
+
+        Probe(Recorder recorder, long dueNanos, boolean counted) {
+            this.recorder = recorder;
+            this.dueNanos = dueNanos;
+            this.counted = counted;
+        }
+
+        @Override
+        public void run() {
+            long lateness = System.nanoTime() - dueNanos;
+            if (counted) {
+                recorder.record(lateness);
+                recorder.fired.incrementAndGet();
+            }
+        }
+    }
+}

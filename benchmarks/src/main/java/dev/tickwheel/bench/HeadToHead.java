@@ -1,0 +1,25 @@
+package dev.tickwheel.bench;
+
+import java.io.IOException;
+
+/**
+ * The README's head-to-head: about two minutes of short runs (one warm-up and one measured iteration per figure)
+ * over the key scenarios, then a table of Tickwheel against each peer with ratios and the targets met or missed.
+ * Short runs on shared cores move by tens of percent; {@link FullSuite} gives the figures to quote.
+ *
+ * <pre>
+ * mvn -B -ntp -q -pl benchmarks -am package -DskipTests -Djcstress.skip=true
+ * java -cp benchmarks/target/benchmarks.jar dev.tickwheel.bench.HeadToHead
+ * </pre>
+ *
+ * Options: {@code --scenarios 1,2,3,4,5,7} (6, scaling to 10M, is full-suite only by default), {@code --out DIR}
+ * (default benchmarks/target/head-to-head), {@code --verbose}.
+ */
+public final class HeadToHead {
+    private HeadToHead() {
+    }
+
+    public static void main(String[] args) throws IOException {
+        Suite.run(Suite.quick(args));
+    }
+}

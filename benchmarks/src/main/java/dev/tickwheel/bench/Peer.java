@@ -1,0 +1,88 @@
+package dev.tickwheel.bench;
+
+import dev.tickwheel.bench.peer.JdkSchedulerAdapter;
+import dev.tickwheel.bench.peer.KafkaTimerAdapter;
+import dev.tickwheel.bench.peer.MpscFloorAdapter;
+import dev.tickwheel.bench.peer.NettyTimerAdapter;
+import dev.tickwheel.bench.peer.TickwheelAdapter;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * The timers compared, as a JMH {@code @Param}: each constant builds one small adapter. Configurations are what a
+ * user gets from each library's documented setup; none is tuned for these workloads.
+ */
+public enum Peer {
+    /** {@code WheelTimer.create()}: 1 ms tick, tasks on its own pool of max(2, CPUs) workers. */
+    TICKWHEEL("Tickwheel") {
+        @Override
+        public TimerAdapter create() {
+            return new TickwheelAdapter(false);
+        }
+    },
+    /** {@code WheelTimer} with {@code runTasksOnOwnerThread()}: the opt-in for tiny tasks, as Netty always does. */
+    TICKWHEEL_INLINE("Tickwheel, tasks on owner") {
+        @Override
+        public TimerAdapter create() {
+            return new TickwheelAdapter(true);
+        }
+    },
+    /** {@code ScheduledThreadPoolExecutor(1)} with {@code setRemoveOnCancelPolicy(true)}. */
+    JDK_STPE("JDK STPE") {
+        @Override
+        public TimerAdapter create() {
+            return new JdkSchedulerAdapter();
+        }
+    },
+    /** Netty {@code HashedWheelTimer} with a 1 ms tick and its default 512 ticks per wheel. */
+    NETTY_1MS("Netty 1 ms") {
+        @Override
+        public TimerAdapter create() {
+            return new NettyTimerAdapter(1, TimeUnit.MILLISECONDS);
+        }
+    },
+    /** Netty {@code HashedWheelTimer} with its defaults: 100 ms tick, 512 ticks per wheel. */
+    NETTY_100MS("Netty 100 ms") {
+        @Override
+        public TimerAdapter create() {
+            return new NettyTimerAdapter(100, TimeUnit.MILLISECONDS);
+        }
+    },
+    /** Kafka {@code SystemTimer} (1 ms tick, 20 slots) behind {@code SystemTimerReaper}'s advanceClock loop. */
+    KAFKA("Kafka SystemTimer") {
+        @Override
+        public TimerAdapter create() {
+            return new KafkaTimerAdapter();
+        }
+    },
+    /** Not a timer: one JCTools MPSC offer per start and per cancel, drained by one thread. The floor. */
+    MPSC_FLOOR("MPSC floor") {
+        @Override
+        public TimerAdapter create() {
+            return new MpscFloorAdapter();
+        }
+
+        @Override
+        public boolean fires() {
+            return false;
+        }
+    };
+
+    private final String label;
+
+    Peer(String label) {
+        this.label = label;
+    }
+
+    /** @return a started timer of this kind */
+    public abstract TimerAdapter create();
+
+    /** @return whether its timers ever run their task (the floor's do not) */
+    public boolean fires() {
+        return true;
+    }
+
+    /** @return a short human name for tables */
+    public String label() {
+        return label;
+    }
+}

@@ -1,0 +1,20 @@
+package dev.tickwheel.bench;
+
+/**
+ * One peer timer behind the smallest common surface: start a one-shot timer, cancel it, shut down. Delays are whole
+ * milliseconds because Kafka's timer takes nothing finer; every peer gets the same delays.
+ *
+ * <p>Start and cancel may be called from any number of threads at once, as the peers allow.
+ */
+public interface TimerAdapter extends AutoCloseable {
+
+    /** Starts a one-shot timer that runs the task after {@code delayMs}; returns its handle for {@link #cancel}. */
+    Object schedule(Task task, long delayMs);
+
+    /** Cancels a timer started by {@link #schedule}; a no-op if it already fired or was cancelled. */
+    void cancel(Object handle);
+
+    /** Stops the timer's threads, dropping pending timers; waits for the threads to end. */
+    @Override
+    void close();
+}

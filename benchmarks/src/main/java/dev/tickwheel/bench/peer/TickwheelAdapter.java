@@ -1,0 +1,36 @@
+package dev.tickwheel.bench.peer;
+
+import dev.tickwheel.WheelTimer;
+import dev.tickwheel.bench.Task;
+import dev.tickwheel.bench.TimerAdapter;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.TimeUnit;
+
+/** Tickwheel's {@link WheelTimer} with its defaults, or with tasks run on the owner thread. */
+public final class TickwheelAdapter implements TimerAdapter {
+    private final WheelTimer timer;
+
+    public TickwheelAdapter(boolean tasksOnOwner) {
+        WheelTimer.Builder b = WheelTimer.builder();
+        if (tasksOnOwner) {
+            b.runTasksOnOwnerThread();
+        }
+        this.timer = b.build();
+    }
+
+    @Override
+    public Object schedule(Task task, long delayMs) {
+        return timer.schedule(task, delayMs, TimeUnit.MILLISECONDS);
+    }
+
+    @Override
+    public void cancel(Object handle) {
+        ((ScheduledFuture<?>) handle).cancel(false);
+    }
+
+    @Override
+    public void close() {
+        timer.shutdownNow();
+        Shutdowns.await(timer);
+    }
+}
