@@ -5,8 +5,10 @@ import java.lang.invoke.VarHandle;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
+import java.util.Set;
 import java.util.concurrent.AbstractExecutorService;
 import java.util.concurrent.Callable;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Executor;
 import java.util.concurrent.Future;
@@ -138,6 +140,11 @@ public final class WheelTimer extends AbstractExecutorService implements Schedul
     private final ThreadPoolExecutor ownPool;
     private final Thread owner;
     private final Runnable stepHook;
+    /**
+     * The own pool's threads, so that close() from one of its tasks does not wait for itself. Added (concurrent
+     * set) by whichever thread makes the pool create a worker; read by close().
+     */
+    private final Set<Thread> poolThreads = ConcurrentHashMap.newKeySet();
 
     // ---- the queues: MPSC; any thread offers, only the owner (or, once it is gone, the shutdownNow winner) polls ----
     private final MpscUnboundedXaddArrayQueue<ScheduledTimer<?>> starts;
@@ -220,7 +227,13 @@ public final class WheelTimer extends AbstractExecutorService implements Schedul
             ThreadFactory workers = b.threadFactory != null ? b.threadFactory : new NamedThreads(name + "-worker",
                     b.daemon);
             ThreadPoolExecutor pool = new ThreadPoolExecutor(b.workers, b.workers, 0L, TimeUnit.MILLISECONDS,
-                    new LinkedBlockingQueue<>(), workers);
+                    new LinkedBlockingQueue<>(), r -> {
+                        Thread t = workers.newThread(r);
+                        if (t != null) {
+                            poolThreads.add(t);
+                        }
+                        return t;
+                    });
             int started;
             try {
                 started = pool.prestartAllCoreThreads();
@@ -835,12 +848,14 @@ public final class WheelTimer extends AbstractExecutorService implements Schedul
 
     @Override
     public boolean awaitTermination(long timeout, TimeUnit unit) throws InterruptedException {
-        long deadline = System.nanoTime() + unit.toNanos(timeout);
-        if (!ownerExited.await(unit.toNanos(timeout), TimeUnit.NANOSECONDS)) {
+        long nanos = unit.toNanos(timeout);
+        long deadline = System.nanoTime() + nanos;
+        if (!ownerExited.await(nanos, TimeUnit.NANOSECONDS)) {
             return false;
         }
         if (ownPool != null) {
-            return ownPool.awaitTermination(deadline - System.nanoTime(), TimeUnit.NANOSECONDS);
+            // A timeout near Long.MIN_VALUE would wrap the remaining time around to centuries: no wait is no wait.
+            return ownPool.awaitTermination(nanos <= 0 ? 0 : deadline - System.nanoTime(), TimeUnit.NANOSECONDS);
         }
         return true;
     }
@@ -853,8 +868,8 @@ public final class WheelTimer extends AbstractExecutorService implements Schedul
     @Override
     public void close() {
         shutdown();
-        if (Thread.currentThread() == owner) {
-            return;
+        if (Thread.currentThread() == owner || poolThreads.contains(Thread.currentThread())) {
+            return; // a task of this timer: waiting would wait for itself
         }
         boolean interrupted = false;
         while (!isTerminated()) {
