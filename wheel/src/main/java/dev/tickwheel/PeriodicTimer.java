@@ -63,7 +63,7 @@ final class PeriodicTimer extends ScheduledTimer<Void> {
                     timer.onEnded(this, true);
                 }
             } else {
-                awaitCancellerInterrupt();
+                afterCancelledRun();
             }
             return;
         }
@@ -76,7 +76,7 @@ final class PeriodicTimer extends ScheduledTimer<Void> {
                     timer.onPeriodicEndedByShutdown(this);
                 }
             } else {
-                awaitCancellerInterrupt();
+                afterCancelledRun();
             }
             return;
         }
@@ -91,16 +91,21 @@ final class PeriodicTimer extends ScheduledTimer<Void> {
         if (casPhase(RUNNING, NEW)) {
             timer.resubmit(this);
         } else {
-            awaitCancellerInterrupt();
+            afterCancelledRun();
         }
     }
 
-    /** A cancel(true) may be interrupting this thread: let it finish, then clear the interrupt it delivered. */
-    private void awaitCancellerInterrupt() {
-        if (phase() == INTERRUPTING) {
-            while (phase() == INTERRUPTING) {
-                Thread.onSpinWait();
-            }
+    /**
+     * The run lost its CAS to a cancel. If that was cancel(true), wait until it has delivered its interrupt, then
+     * clear it, so the interrupt does not leak into whatever this thread runs next.
+     */
+    private void afterCancelledRun() {
+        setOutcome(null); // free the task
+        int p;
+        while ((p = phase()) == INTERRUPTING) {
+            Thread.yield();
+        }
+        if (p == INTERRUPTED) {
             Thread.interrupted();
         }
     }
@@ -123,17 +128,20 @@ final class PeriodicTimer extends ScheduledTimer<Void> {
             } else if (p == RUNNING) {
                 if (casPhase(RUNNING, mayInterruptIfRunning ? INTERRUPTING : CANCELLED)) {
                     if (mayInterruptIfRunning) {
+                        boolean interrupted = false;
                         try {
                             Thread t = runner;
                             if (t != null) {
                                 t.interrupt();
+                                interrupted = true;
                             }
                         } finally {
-                            setPhase(CANCELLED);
+                            setPhase(interrupted ? INTERRUPTED : CANCELLED);
                         }
                     }
                     releaseWaiters();
-                    timer.onCancelled(this, RUNNING);
+                    // A timer handed back by shutdownNow and run by its caller was already accounted for.
+                    timer.onCancelled(this, handedBack() ? RETURNED : RUNNING);
                     return true;
                 }
             } else {

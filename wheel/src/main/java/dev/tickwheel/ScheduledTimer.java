@@ -49,9 +49,16 @@ class ScheduledTimer<V> extends TimingWheel.Node implements RunnableScheduledFut
     static final int FAILED = 5;
     static final int INTERRUPTING = 6;
     static final int CANCELLED = 7;
+    /** Cancelled by cancel(true), which interrupted the runner; the runner then clears that interrupt. */
+    static final int INTERRUPTED = 8;
     private static final int PHASE_MASK = 0xFF;
     /** Kind bit, fixed at construction: the task is a {@link Callable}, else a {@link Runnable} with result null. */
     static final int KIND_CALLABLE = 1 << 8;
+    /**
+     * Sticky bit set together with RETURNED by shutdownNow's claim and kept by later phases: the timer's pending
+     * count was released then, so ending it later (a cancel during the caller's run) must not release it again.
+     */
+    static final int HANDED_BACK = 1 << 9;
 
     private static final VarHandle STATE;
     private static final VarHandle WAITERS;
@@ -70,9 +77,10 @@ class ScheduledTimer<V> extends TimingWheel.Node implements RunnableScheduledFut
     final WheelTimer timer;
 
     /**
-     * The task until the timer ends, then its outcome (the result, a Throwable for FAILED, null when cancelled).
-     * Written plain: before the terminal phase is stored (sv/cas), which publishes it to readers that load the
-     * phase (lv) first. Read plain by the thread that won RUNNING.
+     * The task until the timer ends, then its outcome (the result, or a Throwable for FAILED). Written plain by the
+     * thread that ends the timer, before it stores the terminal phase (sv), which publishes the outcome to readers
+     * that load the phase (lv) first; read plain by the thread that won RUNNING. A cancel nulls it after its CAS, to
+     * free the task: no reader looks at the outcome of a cancelled timer.
      */
     private Object taskOrOutcome;
 
@@ -99,6 +107,16 @@ class ScheduledTimer<V> extends TimingWheel.Node implements RunnableScheduledFut
     final boolean casPhase(int expect, int update) {
         int kind = state & ~PHASE_MASK;
         return STATE.compareAndSet(this, kind | expect, kind | update);
+    }
+
+    /** shutdownNow's claim: NEW &rarr; RETURNED, marking the timer handed back. */
+    final boolean claimReturned() {
+        int kind = state & ~PHASE_MASK;
+        return STATE.compareAndSet(this, kind | NEW, kind | HANDED_BACK | RETURNED);
+    }
+
+    final boolean handedBack() {
+        return (state & HANDED_BACK) != 0;
     }
 
     final void setPhase(int phase) {
@@ -353,6 +371,7 @@ class ScheduledTimer<V> extends TimingWheel.Node implements RunnableScheduledFut
      */
     @Override
     public long getDelay(TimeUnit unit) {
+        phase(); // lv: acquires the key a periodic runner wrote before its CAS back to NEW
         return unit.convert(timer.nanosUntilTick(key), TimeUnit.NANOSECONDS);
     }
 

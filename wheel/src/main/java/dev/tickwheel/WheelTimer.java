@@ -376,8 +376,9 @@ public final class WheelTimer extends AbstractExecutorService implements Schedul
             pendingAdder.increment();
         }
         scheduledCount.increment();
+        long key = t.key; // read before the offer: the owner may rewrite it afterwards
         starts.offer(t);
-        wakeIfEarlier(t.key);
+        wakeIfEarlier(key);
         if (runState != ACTIVE && t.revoke()) {
             // A shutdown raced this schedule and nobody took the timer: it is rejected. The cancel command lets
             // the owner unlink it if it already reached the wheel.
@@ -432,8 +433,9 @@ public final class WheelTimer extends AbstractExecutorService implements Schedul
 
     /** Called by a periodic timer's runner after moving it back to NEW: the next period's start command. */
     void resubmit(PeriodicTimer t) {
+        long key = t.key;
         starts.offer(t);
-        wakeIfEarlier(t.key);
+        wakeIfEarlier(key);
         if (runState != ACTIVE && t.revoke()) {
             cancels.offer(t);
             releasePending();
@@ -593,6 +595,9 @@ public final class WheelTimer extends AbstractExecutorService implements Schedul
             }
             return;
         }
+        if (t.isInWheel()) {
+            wheel.remove(t); // its public run() was called while it waited in the wheel: this is its next period
+        }
         long key = t.key;
         long min = wheel.minAllowedKey();
         if (key >= min) {
@@ -617,6 +622,9 @@ public final class WheelTimer extends AbstractExecutorService implements Schedul
     private void dispatchDue() {
         for (int i = 0; i < dueCount; i++) {
             ScheduledTimer<?> t = due[i];
+            if (t != null && runState >= STOP) {
+                return; // shutdownNow: the next step's stopNow hands the rest back (it skips the nulled entries)
+            }
             due[i] = null;
             if (t == null || t.phase() != ScheduledTimer.NEW) {
                 continue; // cancelled, not yet reaped
@@ -673,10 +681,14 @@ public final class WheelTimer extends AbstractExecutorService implements Schedul
         int started = starts.drain(starter, batch);
         // A producer may have claimed an index without its element being visible yet (the drain then stops short):
         // isEmpty compares the indexes, so such an offer keeps the owner awake instead of being slept past.
-        if (dueCount > 0 || reaped == batch || started == batch || !starts.isEmpty() || !cancels.isEmpty()
-                || runState != rs
-                || wheel.nextEventAtOrBefore(planned) < planned || planned <= tick) {
+        boolean midOffer = !starts.isEmpty() || !cancels.isEmpty();
+        if (dueCount > 0 || reaped == batch || started == batch || midOffer || runState != rs
+                || wheel.nextEventAtOrBefore(planned) < planned || planned <= tick
+                || (rs == SHUTDOWN && wheel.isEmpty())) { // the drain above may have taken the last work: exit
             wakeupTick = AWAKE;
+            if (midOffer && dueCount == 0 && reaped < batch && started < batch) {
+                Thread.yield(); // a producer sits between its index claim and its element store: let it finish
+            }
             return AWAKE;
         }
         return planned;
@@ -702,8 +714,12 @@ public final class WheelTimer extends AbstractExecutorService implements Schedul
     /** shutdownNow's collection: every timer not started nor cancelled, claimed as RETURNED exactly once. */
     private void stopNow() {
         List<Runnable> out = new ArrayList<>();
-        MessagePassingQueue.Consumer<ScheduledTimer<?>> claim = t -> claim(t, out);
-        starts.drain(claim);
+        handedBack = out; // published first: if anything below throws, what was claimed still reaches the caller
+        // poll, not drain: drain stops at a slot whose producer has claimed the index but not yet stored the
+        // element, stranding every timer offered after it; poll compares the indexes and waits for that store.
+        for (ScheduledTimer<?> t; (t = starts.poll()) != null; ) {
+            claim(t, out);
+        }
         for (int i = 0; i < dueCount; i++) {
             ScheduledTimer<?> t = due[i];
             due[i] = null;
@@ -725,7 +741,7 @@ public final class WheelTimer extends AbstractExecutorService implements Schedul
     }
 
     private void claim(ScheduledTimer<?> t, List<Runnable> out) {
-        if (t.casPhase(ScheduledTimer.NEW, ScheduledTimer.RETURNED)) {
+        if (t.claimReturned()) {
             out.add(t);
             releasePending();
         }
@@ -748,8 +764,9 @@ public final class WheelTimer extends AbstractExecutorService implements Schedul
         advanceRunState(STOP);
         IllegalStateException cause = new IllegalStateException("the WheelTimer owner thread failed", e);
         try {
-            MessagePassingQueue.Consumer<ScheduledTimer<?>> fail = t -> t.fail(cause);
-            starts.drain(fail);
+            for (ScheduledTimer<?> t; (t = starts.poll()) != null; ) {
+                t.fail(cause); // poll, not drain: see stopNow
+            }
             for (int i = 0; i < dueCount; i++) {
                 ScheduledTimer<?> t = due[i];
                 due[i] = null;
@@ -762,7 +779,7 @@ public final class WheelTimer extends AbstractExecutorService implements Schedul
         } catch (Throwable again) {
             e.addSuppressed(again);
         } finally {
-            exitOwner(new ArrayList<>());
+            exitOwner(null); // allocates nothing; shutdownNow answers an empty list when none was published
         }
     }
 
@@ -826,7 +843,7 @@ public final class WheelTimer extends AbstractExecutorService implements Schedul
             }
         }
         List<Runnable> out = handedBack;
-        if (out == null) {
+        if (out == null && failure == null) {
             // The owner exited on its own (an earlier shutdown() completed) before it saw STOP: collect what is
             // left, which the owner no longer touches (its exit happens-before the latch release we waited on).
             stopNow();
@@ -862,7 +879,9 @@ public final class WheelTimer extends AbstractExecutorService implements Schedul
 
     /**
      * Shuts down and waits for termination, as {@code ExecutorService.close()} does from Java 19 on: an interrupt
-     * while waiting turns it into {@link #shutdownNow()}. Called from a task of this timer, it shuts down without
+     * while waiting turns it into {@link #shutdownNow()}, and since nobody receives that call's list, the timers it
+     * hands back are cancelled (their {@code get()} throws {@link java.util.concurrent.CancellationException}
+     * rather than waiting forever); the interrupt is kept. Called from a task of this timer, it shuts down without
      * waiting for itself.
      */
     @Override
@@ -879,7 +898,10 @@ public final class WheelTimer extends AbstractExecutorService implements Schedul
                 }
             } catch (InterruptedException e) {
                 if (!interrupted) {
-                    shutdownNow();
+                    // Nobody receives this list, so end its timers rather than leave their get() waiting forever.
+                    for (Runnable r : shutdownNow()) {
+                        ((Future<?>) r).cancel(false);
+                    }
                     interrupted = true;
                 }
             }
