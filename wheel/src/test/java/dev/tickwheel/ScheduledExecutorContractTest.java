@@ -1,0 +1,895 @@
+package dev.tickwheel;
+
+import static java.util.concurrent.TimeUnit.HOURS;
+import static java.util.concurrent.TimeUnit.MILLISECONDS;
+import static java.util.concurrent.TimeUnit.NANOSECONDS;
+import static java.util.concurrent.TimeUnit.SECONDS;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.IdentityHashMap;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CancellationException;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.Delayed;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Future;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLongArray;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.concurrent.locks.LockSupport;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.function.Executable;
+
+/**
+ * The {@link ScheduledExecutorService} contract that {@link WheelTimer} promises, written once and run against
+ * every implementation by a subclass each (as JCTools runs its {@code QueueSanityTest} against every queue): the
+ * JDK's {@link java.util.concurrent.ScheduledThreadPoolExecutor} ({@link StpeContractTest}), which keeps this suite
+ * honest about what the contract is, and {@link WheelTimer} ({@link WheelTimerContractTest}). Cases where the two
+ * legitimately differ (WheelTimer's stricter cancel, its builder, its metrics) live in the WheelTimer subclass.
+ *
+ * <p>Synchronisation is by latches and futures only. Waits for something that must happen are bounded by
+ * {@link #LONG_WAIT_SECONDS} so that a broken implementation fails instead of hanging. A check that something
+ * does NOT happen uses a short bounded wait ({@link #ABSENCE_MILLIS}); it can only miss a bug, never report a false
+ * one. The only waits on the clock create lateness on purpose (a run that outlasts several periods); they stand in
+ * for no latch.
+ */
+abstract class ScheduledExecutorContractTest {
+
+    /** Bound on waits for something that must happen: generous, only there so that a bug fails instead of hangs. */
+    static final long LONG_WAIT_SECONDS = 30;
+
+    /** Short bounded wait when asserting that something does NOT happen (cannot cause a false failure). */
+    static final long ABSENCE_MILLIS = 50;
+
+    /** The executor under test, made fresh for every test. */
+    ScheduledExecutorService executor;
+
+    /** @return a new, running executor with at least two worker threads */
+    abstract ScheduledExecutorService newExecutor();
+
+    /**
+     * @return how much later than the exact remaining delay {@link ScheduledFuture#getDelay} may report (WheelTimer
+     *         reports its deadline rounded up to the tick; the JDK reports it exactly)
+     */
+    abstract long delayRoundingNanos();
+
+    @BeforeEach
+    void createExecutor() {
+        executor = newExecutor();
+    }
+
+    @AfterEach
+    void shutDownExecutor() throws InterruptedException {
+        executor.shutdownNow();
+        assertTrue(executor.awaitTermination(LONG_WAIT_SECONDS, SECONDS), "the executor did not terminate");
+    }
+
+    // ==========================================================================================================
+    // One-shot tasks
+
+    @Test
+    void scheduledRunnableRunsOnceNeverEarlyAndCompletesWithNull() throws Exception {
+        long delay = MILLISECONDS.toNanos(20);
+        AtomicInteger runs = new AtomicInteger();
+        AtomicLongArray ranAt = new AtomicLongArray(1);
+        long before = System.nanoTime();
+        ScheduledFuture<?> f = executor.schedule(() -> {
+            ranAt.set(0, System.nanoTime());
+            runs.incrementAndGet();
+        }, delay, NANOSECONDS);
+
+        assertNull(f.get(LONG_WAIT_SECONDS, SECONDS));
+        assertTrue(ranAt.get(0) - before >= delay,
+                () -> "ran " + (ranAt.get(0) - before) + " ns after schedule, before its delay of " + delay + " ns");
+        assertEquals(1, runs.get());
+        assertTrue(f.isDone());
+        assertFalse(f.isCancelled());
+    }
+
+    @Test
+    void scheduledCallableReturnsItsResultNeverEarly() throws Exception {
+        long delay = MILLISECONDS.toNanos(20);
+        AtomicLongArray ranAt = new AtomicLongArray(1);
+        long before = System.nanoTime();
+        ScheduledFuture<String> f = executor.schedule(() -> {
+            ranAt.set(0, System.nanoTime());
+            return "result";
+        }, 20, MILLISECONDS);
+
+        assertEquals("result", f.get(LONG_WAIT_SECONDS, SECONDS));
+        assertTrue(ranAt.get(0) - before >= delay,
+                () -> "ran " + (ranAt.get(0) - before) + " ns after schedule, before its delay of " + delay + " ns");
+        assertTrue(f.isDone());
+        assertFalse(f.isCancelled());
+    }
+
+    @Test
+    void zeroAndNegativeDelaysMeanNow() throws Exception {
+        CountDownLatch ran = new CountDownLatch(5);
+        executor.schedule(ran::countDown, 0, SECONDS);
+        executor.schedule(ran::countDown, -1, NANOSECONDS);
+        executor.schedule(ran::countDown, -5, HOURS);
+        executor.schedule(ran::countDown, Long.MIN_VALUE, TimeUnit.DAYS);
+        ScheduledFuture<String> c = executor.schedule(() -> {
+            ran.countDown();
+            return "now";
+        }, Long.MIN_VALUE, NANOSECONDS);
+
+        await(ran, "tasks with a delay of zero or less");
+        assertEquals("now", c.get(LONG_WAIT_SECONDS, SECONDS));
+        assertTrue(c.getDelay(NANOSECONDS) <= 0);
+    }
+
+    @Test
+    void executeRunsTheTaskAtOnce() {
+        CountDownLatch ran = new CountDownLatch(1);
+        executor.execute(ran::countDown);
+        await(ran, "execute");
+    }
+
+    @Test
+    void submitRunsRunnablesAndCallablesAtOnceWithTheirResults() throws Exception {
+        CountDownLatch ran = new CountDownLatch(1);
+        Future<?> plain = executor.submit((Runnable) ran::countDown);
+        Future<String> withResult = executor.submit(() -> { }, "given");
+        Future<Integer> callable = executor.submit(() -> 42);
+
+        await(ran, "submit(Runnable)");
+        assertNull(plain.get(LONG_WAIT_SECONDS, SECONDS));
+        assertEquals("given", withResult.get(LONG_WAIT_SECONDS, SECONDS));
+        assertEquals(42, callable.get(LONG_WAIT_SECONDS, SECONDS));
+    }
+
+    @Test
+    void invokeAllRunsEveryTaskAndReturnsTheirFuturesInOrder() throws Exception {
+        List<Callable<Integer>> tasks = new ArrayList<>();
+        for (int i = 0; i < 10; i++) {
+            int value = i;
+            tasks.add(() -> value * value);
+        }
+        IllegalStateException boom = new IllegalStateException("boom");
+        tasks.add(() -> {
+            throw boom;
+        });
+
+        List<Future<Integer>> futures = executor.invokeAll(tasks);
+
+        assertEquals(tasks.size(), futures.size());
+        for (int i = 0; i < 10; i++) {
+            assertTrue(futures.get(i).isDone());
+            assertEquals(i * i, futures.get(i).get());
+        }
+        ExecutionException e = assertThrows(ExecutionException.class, () -> futures.get(10).get());
+        assertSame(boom, e.getCause());
+    }
+
+    @Test
+    void invokeAllWithTimeoutCancelsTheTasksNotDoneInTime() throws Exception {
+        CountDownLatch release = new CountDownLatch(1);
+        try {
+            List<Callable<String>> tasks = List.of(() -> "quick", () -> {
+                release.await();
+                return "slow";
+            });
+
+            // The bound is what is under test: the slow task cannot finish before release.
+            List<Future<String>> futures = executor.invokeAll(tasks, ABSENCE_MILLIS, MILLISECONDS);
+
+            assertEquals("quick", futures.get(0).get());
+            assertTrue(futures.get(1).isCancelled());
+        } finally {
+            release.countDown();
+        }
+    }
+
+    @Test
+    void invokeAnyReturnsTheResultOfATaskThatSucceeded() throws Exception {
+        List<Callable<String>> tasks = List.of(() -> {
+            throw new IllegalStateException("first fails");
+        }, () -> "second succeeds");
+
+        assertEquals("second succeeds", executor.invokeAny(tasks));
+    }
+
+    @Test
+    void invokeAnyThrowsExecutionExceptionWhenEveryTaskFails() {
+        IllegalStateException boom = new IllegalStateException("boom");
+        List<Callable<String>> tasks = List.of(() -> {
+            throw boom;
+        }, () -> {
+            throw boom;
+        });
+
+        ExecutionException e = assertThrows(ExecutionException.class, () -> executor.invokeAny(tasks));
+        assertSame(boom, e.getCause());
+    }
+
+    // ==========================================================================================================
+    // Periodic tasks
+
+    @Test
+    void scheduleAtFixedRateRunsRepeatedlyNeverEarlyUntilCancelled() throws Exception {
+        long initial = MILLISECONDS.toNanos(10);
+        long period = MILLISECONDS.toNanos(5);
+        int wanted = 5;
+        AtomicLongArray startedAt = new AtomicLongArray(wanted);
+        AtomicInteger runs = new AtomicInteger();
+        CountDownLatch enough = new CountDownLatch(wanted);
+        long before = System.nanoTime();
+        ScheduledFuture<?> f = executor.scheduleAtFixedRate(() -> {
+            int i = runs.getAndIncrement();
+            if (i < wanted) {
+                startedAt.set(i, System.nanoTime());
+            }
+            enough.countDown();
+        }, initial, period, NANOSECONDS);
+
+        await(enough, "fixed-rate runs");
+        assertTrue(f.cancel(false));
+
+        for (int i = 0; i < wanted; i++) {
+            long at = startedAt.get(i) - before;
+            long due = initial + i * period;
+            assertTrue(at >= due, "run " + i + " started " + at + " ns after schedule, before its time " + due);
+        }
+        assertTrue(f.isCancelled());
+        assertTrue(f.isDone());
+        assertThrows(CancellationException.class, () -> f.get(LONG_WAIT_SECONDS, SECONDS));
+    }
+
+    /**
+     * The first run blocks for more than {@code overdue} periods, so that many runs are overdue when it returns.
+     * Fixed rate means they then follow back to back, not a period apart, and never overlap. Asserted by count (how
+     * many of the gaps between the overdue runs are far shorter than a period) rather than by a time limit: an
+     * implementation without catch-up has no such gap at all, since it never starts a run early; a stalled thread
+     * only turns one gap long.
+     */
+    @Test
+    void scheduleAtFixedRateCatchesUpAfterALateRunWithoutOverlap() throws Exception {
+        long period = MILLISECONDS.toNanos(50);
+        int overdue = 8;
+        int recorded = overdue + 2;
+        AtomicLongArray startedAt = new AtomicLongArray(recorded);
+        AtomicInteger runs = new AtomicInteger();
+        AtomicInteger inFlight = new AtomicInteger();
+        AtomicBoolean overlapped = new AtomicBoolean();
+        CountDownLatch firstRunStarted = new CountDownLatch(1);
+        CountDownLatch releaseFirstRun = new CountDownLatch(1);
+        CountDownLatch enough = new CountDownLatch(recorded);
+        long before = System.nanoTime();
+        ScheduledFuture<?> f = executor.scheduleAtFixedRate(() -> {
+            if (inFlight.incrementAndGet() != 1) {
+                overlapped.set(true);
+            }
+            int i = runs.getAndIncrement();
+            if (i < recorded) {
+                startedAt.set(i, System.nanoTime());
+            }
+            if (i == 0) {
+                firstRunStarted.countDown();
+                awaitUninterruptibly(releaseFirstRun);
+            }
+            inFlight.decrementAndGet();
+            enough.countDown();
+        }, 0, period, NANOSECONDS);
+
+        await(firstRunStarted, "the first run");
+        // Lateness on purpose: hold the first run until `overdue` more runs are due (waits on the clock, which is
+        // the condition under test, not on another thread).
+        waitForClock(before + overdue * period + period / 2);
+        releaseFirstRun.countDown();
+        await(enough, "the catch-up runs");
+        assertTrue(f.cancel(false));
+
+        assertFalse(overlapped.get(), "two runs of one fixed-rate task overlapped");
+        for (int i = 0; i < recorded; i++) {
+            long at = startedAt.get(i) - before;
+            assertTrue(at >= i * period, "run " + i + " started " + at + " ns after schedule, before its time");
+        }
+        int backToBack = 0;
+        StringBuilder gaps = new StringBuilder();
+        for (int i = 2; i <= overdue; i++) {
+            long gap = startedAt.get(i) - startedAt.get(i - 1);
+            gaps.append(gap / 1_000).append("us ");
+            if (gap < period / 2) {
+                backToBack++;
+            }
+        }
+        int expected = overdue - 3; // tolerates two stalled threads
+        assertTrue(backToBack >= expected, "only " + backToBack + " of the " + (overdue - 1)
+                + " gaps between overdue runs were short (catch-up), expected at least " + expected + ": " + gaps);
+    }
+
+    @Test
+    void scheduleWithFixedDelayWaitsTheDelayAfterEachRunEnds() throws Exception {
+        long delay = MILLISECONDS.toNanos(5);
+        int wanted = 4;
+        AtomicLongArray startedAt = new AtomicLongArray(wanted);
+        AtomicLongArray endedAt = new AtomicLongArray(wanted);
+        AtomicInteger runs = new AtomicInteger();
+        AtomicInteger inFlight = new AtomicInteger();
+        AtomicBoolean overlapped = new AtomicBoolean();
+        CountDownLatch enough = new CountDownLatch(wanted);
+        long before = System.nanoTime();
+        ScheduledFuture<?> f = executor.scheduleWithFixedDelay(() -> {
+            if (inFlight.incrementAndGet() != 1) {
+                overlapped.set(true);
+            }
+            int i = runs.getAndIncrement();
+            if (i < wanted) {
+                startedAt.set(i, System.nanoTime());
+                endedAt.set(i, System.nanoTime());
+            }
+            inFlight.decrementAndGet();
+            enough.countDown();
+        }, 1, delay, NANOSECONDS);
+
+        await(enough, "fixed-delay runs");
+        assertTrue(f.cancel(false));
+
+        assertFalse(overlapped.get(), "two runs of one fixed-delay task overlapped");
+        assertTrue(startedAt.get(0) - before >= 1);
+        for (int i = 1; i < wanted; i++) {
+            long gap = startedAt.get(i) - endedAt.get(i - 1);
+            assertTrue(gap >= delay, "run " + i + " started " + gap + " ns after run " + (i - 1)
+                    + " ended, before the delay of " + delay + " ns");
+        }
+    }
+
+    @Test
+    void periodicTaskWithNonPositiveInitialDelayStartsAtOnce() {
+        CountDownLatch ran = new CountDownLatch(2);
+        ScheduledFuture<?> rate = executor.scheduleAtFixedRate(ran::countDown, -1, 1, HOURS);
+        ScheduledFuture<?> delay = executor.scheduleWithFixedDelay(ran::countDown, 0, 1, HOURS);
+
+        await(ran, "periodic tasks with an initial delay of zero or less");
+        assertTrue(rate.cancel(false));
+        assertTrue(delay.cancel(false));
+    }
+
+    // ==========================================================================================================
+    // The future: delay, order, get, state
+
+    @Test
+    void getDelayIsPositiveAndDecreasesWithTheClockBeforeDue() {
+        long hour = HOURS.toNanos(1);
+        long before = System.nanoTime();
+        ScheduledFuture<?> f = executor.schedule(() -> { }, 1, HOURS);
+        long d1 = f.getDelay(NANOSECONDS);
+        long afterFirst = System.nanoTime();
+
+        assertTrue(d1 > 0);
+        assertTrue(d1 <= hour + delayRoundingNanos(), "getDelay " + d1 + " exceeds the delay of one hour");
+        assertTrue(d1 >= hour - (afterFirst - before), "getDelay " + d1 + " is less than the time left");
+        assertTrue(f.getDelay(SECONDS) <= 3600 && f.getDelay(SECONDS) >= 3599);
+
+        waitForClock(afterFirst + MILLISECONDS.toNanos(2)); // let the clock move, so the delay must shrink
+        long beforeSecond = System.nanoTime();
+        long d2 = f.getDelay(NANOSECONDS);
+
+        assertTrue(d2 > 0);
+        assertTrue(d1 - d2 >= beforeSecond - afterFirst,
+                "getDelay went from " + d1 + " to " + d2 + " while the clock moved " + (beforeSecond - afterFirst));
+        assertFalse(f.isDone());
+    }
+
+    @Test
+    void getDelayIsNotPositiveOnceRun() throws Exception {
+        ScheduledFuture<?> f = executor.schedule(() -> { }, 1, MILLISECONDS);
+        f.get(LONG_WAIT_SECONDS, SECONDS);
+
+        assertTrue(f.getDelay(NANOSECONDS) <= 0, () -> "getDelay " + f.getDelay(NANOSECONDS) + " after the run");
+    }
+
+    @Test
+    void compareToOrdersFuturesByDeadline() {
+        ScheduledFuture<?> hour = executor.schedule(() -> { }, 1, HOURS);
+        ScheduledFuture<?> day = executor.schedule(() -> { }, 1, TimeUnit.DAYS);
+        ScheduledFuture<?> minute = executor.schedule(() -> "callable", 1, TimeUnit.MINUTES);
+        ScheduledFuture<?> periodic = executor.scheduleAtFixedRate(() -> { }, 2, 1, HOURS);
+
+        assertTrue(hour.compareTo(day) < 0);
+        assertTrue(day.compareTo(hour) > 0);
+        assertEquals(0, hour.compareTo(hour));
+        List<ScheduledFuture<?>> sorted = new ArrayList<>(List.of(day, periodic, hour, minute));
+        Collections.sort(sorted);
+        assertEquals(List.of(minute, hour, periodic, day), sorted);
+
+        Delayed twoMinutes = new FixedDelay(TimeUnit.MINUTES.toNanos(2));
+        assertTrue(minute.compareTo(twoMinutes) < 0);
+        assertTrue(hour.compareTo(twoMinutes) > 0);
+    }
+
+    @Test
+    void getWithTimeoutThrowsTimeoutExceptionWhileNotDone() {
+        ScheduledFuture<?> f = executor.schedule(() -> { }, 1, HOURS);
+
+        assertThrows(TimeoutException.class, () -> f.get(0, NANOSECONDS));
+        assertThrows(TimeoutException.class, () -> f.get(-1, SECONDS));
+        assertThrows(TimeoutException.class, () -> f.get(ABSENCE_MILLIS, MILLISECONDS));
+        assertFalse(f.isDone());
+        assertFalse(f.isCancelled());
+    }
+
+    @Test
+    void getBlocksUntilTheTaskCompletes() throws Exception {
+        CountDownLatch release = new CountDownLatch(1);
+        CountDownLatch started = new CountDownLatch(1);
+        ScheduledFuture<String> f = executor.schedule(() -> {
+            started.countDown();
+            release.await();
+            return "done";
+        }, 0, SECONDS);
+        await(started, "the task");
+
+        assertThrows(TimeoutException.class, () -> f.get(ABSENCE_MILLIS, MILLISECONDS)); // still running
+        assertFalse(f.isDone());
+        AtomicReference<Object> got = new AtomicReference<>();
+        CountDownLatch gotIt = new CountDownLatch(1);
+        Thread waiter = new Thread(() -> {
+            try {
+                got.set(f.get());
+            } catch (Exception e) {
+                got.set(e);
+            }
+            gotIt.countDown();
+        }, "get-waiter");
+        waiter.start();
+        release.countDown();
+
+        await(gotIt, "get()");
+        assertEquals("done", got.get());
+        assertTrue(f.isDone());
+    }
+
+    @Test
+    void cancelBeforeFireReturnsTrueAndTaskNeverRuns() throws Exception {
+        AtomicInteger runs = new AtomicInteger();
+        ScheduledFuture<?> f = executor.schedule(runs::incrementAndGet, 1, HOURS);
+
+        assertTrue(f.cancel(false));
+
+        assertTrue(f.isCancelled());
+        assertTrue(f.isDone());
+        assertThrows(CancellationException.class, f::get);
+        assertThrows(CancellationException.class, () -> f.get(1, SECONDS));
+        assertFalse(f.cancel(false), "a second cancel must report that it changed nothing");
+        assertFalse(f.cancel(true));
+        List<Runnable> notRun = executor.shutdownNow();
+        assertFalse(containsSame(notRun, f), "shutdownNow handed back a cancelled task");
+        assertTrue(executor.awaitTermination(LONG_WAIT_SECONDS, SECONDS));
+        assertEquals(0, runs.get());
+    }
+
+    @Test
+    void cancelAfterCompletionReturnsFalseAndKeepsTheResult() throws Exception {
+        ScheduledFuture<String> f = executor.schedule(() -> "kept", 0, SECONDS);
+        assertEquals("kept", f.get(LONG_WAIT_SECONDS, SECONDS));
+
+        assertFalse(f.cancel(false));
+        assertFalse(f.cancel(true));
+
+        assertFalse(f.isCancelled());
+        assertTrue(f.isDone());
+        assertEquals("kept", f.get());
+    }
+
+    @Test
+    void cancelOfPeriodicTaskStopsFurtherRuns() throws Exception {
+        AtomicInteger runs = new AtomicInteger();
+        AtomicInteger afterCancel = new AtomicInteger(Integer.MAX_VALUE);
+        CountDownLatch twoRuns = new CountDownLatch(2);
+        CountDownLatch ranAgain = new CountDownLatch(1);
+        ScheduledFuture<?> f = executor.scheduleAtFixedRate(() -> {
+            int n = runs.incrementAndGet();
+            int seenAtCancel = afterCancel.get();
+            // One run may have begun just before the cancel and count afterwards.
+            if (seenAtCancel != Integer.MAX_VALUE && n > seenAtCancel + 1) {
+                ranAgain.countDown();
+            }
+            twoRuns.countDown();
+        }, 0, 1, MILLISECONDS);
+        await(twoRuns, "two periodic runs");
+
+        assertTrue(f.cancel(false));
+        afterCancel.set(runs.get());
+
+        assertTrue(f.isCancelled());
+        assertThrows(CancellationException.class, () -> f.get(LONG_WAIT_SECONDS, SECONDS));
+        // Short bounded wait: 50 periods without a new run.
+        assertFalse(ranAgain.await(ABSENCE_MILLIS, MILLISECONDS), "a periodic task ran again after cancel");
+    }
+
+    @Test
+    void cancelWithInterruptOfRunningPeriodicTaskInterruptsItAndStopsFurtherRuns() throws Exception {
+        AtomicInteger runs = new AtomicInteger();
+        CountDownLatch started = new CountDownLatch(1);
+        CountDownLatch interrupted = new CountDownLatch(1);
+        CountDownLatch never = new CountDownLatch(1);
+        ScheduledFuture<?> f = executor.scheduleAtFixedRate(() -> {
+            if (runs.incrementAndGet() > 1) {
+                return;
+            }
+            started.countDown();
+            try {
+                never.await();
+            } catch (InterruptedException e) {
+                interrupted.countDown();
+            }
+        }, 0, 1, MILLISECONDS);
+        await(started, "the periodic run");
+
+        assertTrue(f.cancel(true));
+
+        await(interrupted, "the interrupt of the running periodic task");
+        assertTrue(f.isCancelled());
+        assertTrue(f.isDone());
+        assertThrows(CancellationException.class, f::get);
+        executor.shutdown();
+        assertTrue(executor.awaitTermination(LONG_WAIT_SECONDS, SECONDS));
+        assertEquals(1, runs.get(), "a periodic task ran again after cancel");
+    }
+
+    @Test
+    void cancelWithoutInterruptOfRunningPeriodicTaskLetsTheRunFinishThenStopsIt() throws Exception {
+        AtomicInteger runs = new AtomicInteger();
+        AtomicBoolean wasInterrupted = new AtomicBoolean();
+        CountDownLatch started = new CountDownLatch(1);
+        CountDownLatch release = new CountDownLatch(1);
+        CountDownLatch finished = new CountDownLatch(1);
+        ScheduledFuture<?> f = executor.scheduleAtFixedRate(() -> {
+            if (runs.incrementAndGet() > 1) {
+                return;
+            }
+            started.countDown();
+            try {
+                release.await();
+            } catch (InterruptedException e) {
+                wasInterrupted.set(true);
+            }
+            finished.countDown();
+        }, 0, 1, MILLISECONDS);
+        await(started, "the periodic run");
+
+        assertTrue(f.cancel(false));
+        assertTrue(f.isCancelled());
+        release.countDown();
+
+        await(finished, "the run in progress");
+        executor.shutdown();
+        assertTrue(executor.awaitTermination(LONG_WAIT_SECONDS, SECONDS));
+        assertFalse(wasInterrupted.get(), "cancel(false) interrupted the running task");
+        assertEquals(1, runs.get(), "a periodic task ran again after cancel");
+    }
+
+    // ==========================================================================================================
+    // Exceptions
+
+    @Test
+    void exceptionFromOneShotCompletesItsFutureWithExecutionException() {
+        IllegalStateException boom = new IllegalStateException("boom");
+        ScheduledFuture<?> runnable = executor.schedule((Runnable) () -> {
+            throw boom;
+        }, 1, MILLISECONDS);
+        ScheduledFuture<?> callable = executor.schedule(() -> {
+            throw new java.io.IOException("checked");
+        }, 0, MILLISECONDS);
+        Error error = new TaskError();
+        ScheduledFuture<?> throwsError = executor.schedule(() -> {
+            throw error;
+        }, 0, MILLISECONDS);
+
+        ExecutionException e = assertThrows(ExecutionException.class,
+                () -> runnable.get(LONG_WAIT_SECONDS, SECONDS));
+        assertSame(boom, e.getCause());
+        assertTrue(runnable.isDone());
+        assertFalse(runnable.isCancelled());
+        ExecutionException checked = assertThrows(ExecutionException.class,
+                () -> callable.get(LONG_WAIT_SECONDS, SECONDS));
+        assertTrue(checked.getCause() instanceof java.io.IOException);
+        ExecutionException fromError = assertThrows(ExecutionException.class,
+                () -> throwsError.get(LONG_WAIT_SECONDS, SECONDS));
+        assertSame(error, fromError.getCause());
+    }
+
+    @Test
+    void exceptionFromOneTaskDoesNotStopTheOthers() throws Exception {
+        for (int i = 0; i < 4; i++) { // more failures than worker threads
+            executor.execute(() -> {
+                throw new IllegalStateException("boom");
+            });
+        }
+        assertEquals("still works", executor.schedule(() -> "still works", 1, MILLISECONDS)
+                .get(LONG_WAIT_SECONDS, SECONDS));
+    }
+
+    @Test
+    void exceptionFromFixedRateTaskEndsItWithThatException() throws Exception {
+        assertPeriodicEndsWithItsException(true);
+    }
+
+    @Test
+    void exceptionFromFixedDelayTaskEndsItWithThatException() throws Exception {
+        assertPeriodicEndsWithItsException(false);
+    }
+
+    private void assertPeriodicEndsWithItsException(boolean fixedRate) throws Exception {
+        IllegalStateException boom = new IllegalStateException("third run fails");
+        AtomicInteger runs = new AtomicInteger();
+        CountDownLatch ranAgain = new CountDownLatch(1);
+        Runnable task = () -> {
+            int n = runs.incrementAndGet();
+            if (n == 3) {
+                throw boom;
+            }
+            if (n > 3) {
+                ranAgain.countDown();
+            }
+        };
+        ScheduledFuture<?> f = fixedRate
+                ? executor.scheduleAtFixedRate(task, 0, 1, MILLISECONDS)
+                : executor.scheduleWithFixedDelay(task, 0, 1, MILLISECONDS);
+
+        ExecutionException e = assertThrows(ExecutionException.class, () -> f.get(LONG_WAIT_SECONDS, SECONDS));
+        assertSame(boom, e.getCause());
+        assertTrue(f.isDone());
+        assertFalse(f.isCancelled());
+        assertFalse(f.cancel(false), "cancel of a task that ended with an exception");
+        // Short bounded wait: 50 periods without a new run.
+        assertFalse(ranAgain.await(ABSENCE_MILLIS, MILLISECONDS), "the periodic task ran after its exception");
+        assertEquals(3, runs.get());
+    }
+
+    // ==========================================================================================================
+    // Shutdown
+
+    @Test
+    void shutdownRejectsNewWork() {
+        executor.shutdown();
+
+        assertTrue(executor.isShutdown());
+        Runnable r = () -> { };
+        Callable<String> c = () -> "x";
+        assertThrows(RejectedExecutionException.class, () -> executor.schedule(r, 1, SECONDS));
+        assertThrows(RejectedExecutionException.class, () -> executor.schedule(c, 1, SECONDS));
+        assertThrows(RejectedExecutionException.class, () -> executor.scheduleAtFixedRate(r, 1, 1, SECONDS));
+        assertThrows(RejectedExecutionException.class, () -> executor.scheduleWithFixedDelay(r, 1, 1, SECONDS));
+        assertThrows(RejectedExecutionException.class, () -> executor.execute(r));
+        assertThrows(RejectedExecutionException.class, () -> executor.submit(r));
+        assertThrows(RejectedExecutionException.class, () -> executor.submit(c));
+        assertThrows(RejectedExecutionException.class, () -> executor.invokeAll(List.of(c)));
+    }
+
+    @Test
+    void shutdownLetsScheduledOneShotTasksRunAndEndsPeriodicOnes() throws Exception {
+        CountDownLatch oneShotRan = new CountDownLatch(1);
+        CountDownLatch periodicRan = new CountDownLatch(1);
+        ScheduledFuture<String> oneShot = executor.schedule(() -> {
+            oneShotRan.countDown();
+            return "ran after shutdown";
+        }, 30, MILLISECONDS);
+        ScheduledFuture<?> periodic = executor.scheduleAtFixedRate(periodicRan::countDown, 0, 1, MILLISECONDS);
+        ScheduledFuture<?> laterPeriodic = executor.scheduleWithFixedDelay(() -> { }, 1, 1, HOURS);
+        await(periodicRan, "the periodic task");
+
+        executor.shutdown();
+
+        assertTrue(executor.isShutdown());
+        assertEquals("ran after shutdown", oneShot.get(LONG_WAIT_SECONDS, SECONDS));
+        assertTrue(executor.awaitTermination(LONG_WAIT_SECONDS, SECONDS),
+                "periodic tasks kept the executor from terminating");
+        assertTrue(executor.isTerminated());
+        for (ScheduledFuture<?> p : List.of(periodic, laterPeriodic)) {
+            assertTrue(p.isDone());
+            assertTrue(p.isCancelled());
+            assertThrows(CancellationException.class, p::get);
+        }
+    }
+
+    @Test
+    void shutdownNowReturnsExactlyTheTasksNotStartedAndInterruptsRunningOnes() throws Exception {
+        CountDownLatch blockerStarted = new CountDownLatch(1);
+        CountDownLatch blockerInterrupted = new CountDownLatch(1);
+        CountDownLatch never = new CountDownLatch(1);
+        AtomicInteger pendingRuns = new AtomicInteger();
+        ScheduledFuture<?> running = executor.schedule(() -> {
+            blockerStarted.countDown();
+            try {
+                never.await();
+            } catch (InterruptedException e) {
+                blockerInterrupted.countDown();
+            }
+        }, 0, SECONDS);
+        ScheduledFuture<?> completed = executor.schedule(() -> "done", 0, SECONDS);
+        ScheduledFuture<?> a = executor.schedule(pendingRuns::incrementAndGet, 1, HOURS);
+        ScheduledFuture<?> b = executor.schedule(() -> pendingRuns.incrementAndGet(), 2, HOURS);
+        ScheduledFuture<?> p = executor.scheduleAtFixedRate(pendingRuns::incrementAndGet, 1, 1, HOURS);
+        ScheduledFuture<?> cancelled = executor.schedule(pendingRuns::incrementAndGet, 1, HOURS);
+        assertTrue(cancelled.cancel(false));
+        await(blockerStarted, "the running task");
+        completed.get(LONG_WAIT_SECONDS, SECONDS);
+
+        List<Runnable> notStarted = executor.shutdownNow();
+
+        assertEquals(3, notStarted.size(), () -> "handed back " + notStarted);
+        for (ScheduledFuture<?> f : List.of(a, b, p)) {
+            assertTrue(containsSame(notStarted, f), () -> f + " was not handed back: " + notStarted);
+            assertFalse(f.isDone(), "a handed-back task is neither run nor cancelled");
+        }
+        await(blockerInterrupted, "the interrupt of the running task");
+        assertTrue(executor.isShutdown());
+        assertTrue(executor.awaitTermination(LONG_WAIT_SECONDS, SECONDS));
+        assertTrue(executor.isTerminated());
+        assertTrue(running.isDone());
+        assertEquals(0, pendingRuns.get(), "a task handed back by shutdownNow ran");
+        assertTrue(executor.shutdownNow().isEmpty(), "a second shutdownNow handed tasks back again");
+    }
+
+    @Test
+    void awaitTerminationIsShutdownAndIsTerminatedFollowTheLifecycle() throws Exception {
+        assertFalse(executor.isShutdown());
+        assertFalse(executor.isTerminated());
+        // Short bounded wait: a running executor does not terminate by itself.
+        assertFalse(executor.awaitTermination(ABSENCE_MILLIS, MILLISECONDS));
+
+        executor.shutdown();
+        executor.shutdown(); // idempotent
+
+        assertTrue(executor.isShutdown());
+        assertTrue(executor.awaitTermination(LONG_WAIT_SECONDS, SECONDS));
+        assertTrue(executor.isTerminated());
+        assertTrue(executor.awaitTermination(0, SECONDS));
+    }
+
+    // ==========================================================================================================
+    // Bad input
+
+    @Test
+    void nullTaskOrUnitThrowsNullPointerException() {
+        Runnable r = () -> { };
+        Callable<String> c = () -> "x";
+        List<Executable> calls = List.of(
+                () -> executor.schedule((Runnable) null, 1, SECONDS),
+                () -> executor.schedule((Callable<?>) null, 1, SECONDS),
+                () -> executor.schedule(r, 1, null),
+                () -> executor.schedule(c, 1, null),
+                () -> executor.scheduleAtFixedRate(null, 1, 1, SECONDS),
+                () -> executor.scheduleAtFixedRate(r, 1, 1, null),
+                () -> executor.scheduleWithFixedDelay(null, 1, 1, SECONDS),
+                () -> executor.scheduleWithFixedDelay(r, 1, 1, null),
+                () -> executor.execute(null),
+                () -> executor.submit((Runnable) null),
+                () -> executor.submit((Runnable) null, "result"),
+                () -> executor.submit((Callable<?>) null));
+        for (int i = 0; i < calls.size(); i++) {
+            assertThrows(NullPointerException.class, calls.get(i), "call " + i);
+        }
+    }
+
+    @Test
+    void nonPositivePeriodThrowsIllegalArgumentException() {
+        Runnable r = () -> { };
+        for (long bad : new long[] {0, -1, Long.MIN_VALUE}) {
+            assertThrows(IllegalArgumentException.class, () -> executor.scheduleAtFixedRate(r, 1, bad, SECONDS),
+                    "period " + bad);
+            assertThrows(IllegalArgumentException.class, () -> executor.scheduleWithFixedDelay(r, 1, bad, SECONDS),
+                    "delay " + bad);
+        }
+    }
+
+    @Test
+    void longMaxValueDelayInEveryUnitIsAcceptedAndNotRun() throws Exception {
+        CountDownLatch anyRan = new CountDownLatch(1);
+        List<ScheduledFuture<?>> futures = new ArrayList<>();
+        for (TimeUnit unit : TimeUnit.values()) {
+            futures.add(executor.schedule(anyRan::countDown, Long.MAX_VALUE, unit));
+            futures.add(executor.schedule(() -> {
+                anyRan.countDown();
+                return unit;
+            }, Long.MAX_VALUE, unit));
+            futures.add(executor.scheduleAtFixedRate(anyRan::countDown, Long.MAX_VALUE, Long.MAX_VALUE, unit));
+            futures.add(executor.scheduleWithFixedDelay(anyRan::countDown, Long.MAX_VALUE, Long.MAX_VALUE, unit));
+            futures.add(executor.scheduleAtFixedRate(anyRan::countDown, Long.MAX_VALUE, 1, unit));
+        }
+        // A short task behind them all still runs: the huge deadlines did not overflow into the past or jam it.
+        assertEquals("short", executor.schedule(() -> "short", 1, MILLISECONDS).get(LONG_WAIT_SECONDS, SECONDS));
+
+        for (ScheduledFuture<?> f : futures) {
+            assertTrue(f.getDelay(NANOSECONDS) > 0, () -> f + " has getDelay " + f.getDelay(NANOSECONDS));
+            assertTrue(f.getDelay(TimeUnit.DAYS) > 100_000, () -> f + " is due in " + f.getDelay(TimeUnit.DAYS)
+                    + " days");
+            assertFalse(f.isDone());
+        }
+        // Short bounded wait: none of them runs.
+        assertFalse(anyRan.await(ABSENCE_MILLIS, MILLISECONDS), "a task with a delay of Long.MAX_VALUE ran");
+        for (ScheduledFuture<?> f : futures) {
+            assertTrue(f.cancel(false));
+        }
+    }
+
+    // ==========================================================================================================
+    // Helpers
+
+    static void await(CountDownLatch latch, String what) {
+        try {
+            assertTrue(latch.await(LONG_WAIT_SECONDS, SECONDS),
+                    () -> what + ": still waiting for " + latch.getCount() + " after " + LONG_WAIT_SECONDS + " s");
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new AssertionError("interrupted while waiting for " + what, e);
+        }
+    }
+
+    static void awaitUninterruptibly(CountDownLatch latch) {
+        boolean interrupted = false;
+        for (;;) {
+            try {
+                latch.await();
+                break;
+            } catch (InterruptedException e) {
+                interrupted = true;
+            }
+        }
+        if (interrupted) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    /** Waits until System.nanoTime() reaches the target: for tests that need time to pass, not another thread. */
+    static void waitForClock(long targetNanoTime) {
+        for (long left; (left = targetNanoTime - System.nanoTime()) > 0; ) {
+            LockSupport.parkNanos(left);
+        }
+    }
+
+    static boolean containsSame(List<?> list, Object o) {
+        Set<Object> identities = Collections.newSetFromMap(new IdentityHashMap<>());
+        identities.addAll(list);
+        return identities.contains(o);
+    }
+
+    /** An Error thrown by a task, to check that implementations catch Throwable, not only Exception. */
+    static final class TaskError extends Error {
+        private static final long serialVersionUID = 1L;
+
+        TaskError() {
+            super("thrown by the task");
+        }
+    }
+
+    /** A foreign {@link Delayed}, to compare the executor's futures with. */
+    static final class FixedDelay implements Delayed {
+        private final long deadline;
+
+        FixedDelay(long delayNanos) {
+            this.deadline = System.nanoTime() + delayNanos;
+        }
+
+        @Override
+        public long getDelay(TimeUnit unit) {
+            return unit.convert(deadline - System.nanoTime(), NANOSECONDS);
+        }
+
+        @Override
+        public int compareTo(Delayed o) {
+            return Long.compare(getDelay(NANOSECONDS), o.getDelay(NANOSECONDS));
+        }
+    }
+}

@@ -1,0 +1,343 @@
+package dev.tickwheel;
+
+import static java.util.concurrent.TimeUnit.HOURS;
+import static java.util.concurrent.TimeUnit.MILLISECONDS;
+import static java.util.concurrent.TimeUnit.NANOSECONDS;
+import static java.util.concurrent.TimeUnit.SECONDS;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import java.util.List;
+import java.util.concurrent.CancellationException;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.ThreadFactory;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.function.Executable;
+
+/**
+ * The contract suite against a default {@link WheelTimer} on real threads, plus the cases where WheelTimer
+ * legitimately differs from {@link java.util.concurrent.ScheduledThreadPoolExecutor} or has more to promise
+ * (stricter cancel, executor rejection, the pending limit, the builder, threads, close).
+ */
+class WheelTimerContractTest extends ScheduledExecutorContractTest {
+
+    @Override
+    ScheduledExecutorService newExecutor() {
+        return WheelTimer.create();
+    }
+
+    @Override
+    long delayRoundingNanos() {
+        return WheelTimer.DEFAULT_TICK_NANOS;
+    }
+
+    private WheelTimer timer() {
+        return (WheelTimer) executor;
+    }
+
+    // ==========================================================================================================
+    // Stricter than the JDK: cancel of a running one-shot
+
+    /**
+     * WheelTimer only: a one-shot that has started cannot be cancelled, so {@code cancel} returns false and the
+     * task completes with its result. The JDK's {@code FutureTask} (and so {@code ScheduledThreadPoolExecutor})
+     * returns true here although the task keeps running, and its {@code get} then throws
+     * {@link CancellationException}.
+     */
+    @Test
+    void cancelOfRunningOneShotReturnsFalseAndTheTaskCompletes() throws Exception {
+        CountDownLatch started = new CountDownLatch(1);
+        CountDownLatch release = new CountDownLatch(1);
+        ScheduledFuture<String> f = executor.schedule(() -> {
+            started.countDown();
+            awaitUninterruptibly(release);
+            return "completed";
+        }, 0, SECONDS);
+        await(started, "the task");
+
+        assertFalse(f.cancel(false));
+        assertFalse(f.isCancelled());
+        assertFalse(f.isDone());
+        release.countDown();
+
+        assertEquals("completed", f.get(LONG_WAIT_SECONDS, SECONDS));
+        assertFalse(f.isCancelled());
+        assertEquals(0, timer().metrics().cancelled());
+    }
+
+    /**
+     * WheelTimer only: {@code cancel(true)} of a running one-shot returns false and does not interrupt it, since
+     * the cancel did not succeed. {@code FutureTask.cancel(true)} returns true and interrupts the runner.
+     */
+    @Test
+    void cancelWithInterruptOfRunningOneShotReturnsFalseAndDoesNotInterruptIt() throws Exception {
+        CountDownLatch started = new CountDownLatch(1);
+        CountDownLatch release = new CountDownLatch(1);
+        AtomicBoolean interrupted = new AtomicBoolean();
+        ScheduledFuture<String> f = executor.schedule(() -> {
+            started.countDown();
+            try {
+                release.await();
+            } catch (InterruptedException e) {
+                interrupted.set(true);
+            }
+            return "not interrupted";
+        }, 0, SECONDS);
+        await(started, "the task");
+
+        assertFalse(f.cancel(true));
+        release.countDown();
+
+        assertEquals("not interrupted", f.get(LONG_WAIT_SECONDS, SECONDS));
+        assertFalse(interrupted.get(), "a failed cancel(true) interrupted the task");
+    }
+
+    // ==========================================================================================================
+    // Executors, limits, threads
+
+    @Test
+    void executorRejectionCompletesTheFutureExceptionallyWithTheRejection() throws Exception {
+        RejectedExecutionException full = new RejectedExecutionException("the user's executor is full");
+        WheelTimer t = WheelTimer.builder().executor(task -> {
+            throw full;
+        }).build();
+        try {
+            AtomicInteger runs = new AtomicInteger();
+            ScheduledFuture<?> oneShot = t.schedule(runs::incrementAndGet, 1, MILLISECONDS);
+            ScheduledFuture<?> periodic = t.scheduleAtFixedRate(runs::incrementAndGet, 0, 1, MILLISECONDS);
+
+            for (ScheduledFuture<?> f : List.of(oneShot, periodic)) {
+                ExecutionException e = assertThrows(ExecutionException.class,
+                        () -> f.get(LONG_WAIT_SECONDS, SECONDS));
+                assertSame(full, e.getCause());
+                assertTrue(f.isDone());
+                assertFalse(f.isCancelled());
+            }
+            assertEquals(0, runs.get());
+        } finally {
+            shutDown(t);
+        }
+        // Read after termination: a future completes (and get returns) just before its pending count is released.
+        assertEquals(0, t.metrics().pending(), t.metrics()::toString);
+    }
+
+    @Test
+    void maxPendingRejectsPastTheLimitNamingIt() throws Exception {
+        WheelTimer t = WheelTimer.builder().maxPending(3).build();
+        try {
+            ScheduledFuture<?> first = t.schedule(() -> { }, 1, HOURS);
+            t.schedule(() -> { }, 1, HOURS);
+            t.scheduleAtFixedRate(() -> { }, 1, 1, HOURS);
+
+            RejectedExecutionException e = assertThrows(RejectedExecutionException.class,
+                    () -> t.schedule(() -> { }, 1, HOURS));
+            assertTrue(e.getMessage().contains("maxPending 3"), e.getMessage());
+            assertThrows(RejectedExecutionException.class, () -> t.execute(() -> { }));
+            assertEquals(3, t.metrics().pending());
+            assertEquals(2, t.metrics().rejected());
+
+            assertTrue(first.cancel(false)); // frees a place
+            assertEquals("fits again", t.schedule(() -> "fits again", 0, SECONDS).get(LONG_WAIT_SECONDS, SECONDS));
+        } finally {
+            shutDown(t);
+        }
+    }
+
+    @Test
+    void builderRejectsBadValuesNamingThem() {
+        assertRejected(() -> WheelTimer.builder().tick(0, MILLISECONDS), "tick 0");
+        assertRejected(() -> WheelTimer.builder().tick(-1, MILLISECONDS), "tick -1");
+        assertRejected(() -> WheelTimer.builder().tick(999, NANOSECONDS), "tick 999");
+        assertRejected(() -> WheelTimer.builder().levelBits(6, 0, 6), "0");
+        assertRejected(() -> WheelTimer.builder().levelBits(6, 13), "13");
+        assertRejected(() -> WheelTimer.builder().levelBits(12, 12, 12, 12, 12, 12), "72");
+        assertRejected(() -> WheelTimer.builder().levelBits(6, 6).build(), "levelBits sum to 12");
+        assertRejected(() -> WheelTimer.builder().workerThreads(0), "workerThreads 0");
+        assertRejected(() -> WheelTimer.builder().maxPending(0), "maxPending 0");
+        assertRejected(() -> WheelTimer.builder().ownerBatch(0), "ownerBatch 0");
+        assertThrows(NullPointerException.class, () -> WheelTimer.builder().tick(1, null));
+        assertThrows(NullPointerException.class, () -> WheelTimer.builder().executor(null));
+        assertThrows(NullPointerException.class, () -> WheelTimer.builder().timeSource(null));
+        assertThrows(NullPointerException.class, () -> WheelTimer.builder().threadFactory(null));
+    }
+
+    private static void assertRejected(Executable call, String named) {
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, call, named);
+        assertTrue(e.getMessage() != null && e.getMessage().contains(named),
+                () -> "the message should name \"" + named + "\": " + e.getMessage());
+    }
+
+    /**
+     * WheelTimer only: the caller of {@code shutdownNow} may run the tasks handed back, and their futures complete.
+     * The JDK's returned tasks cancel themselves when run after shutdownNow.
+     */
+    @Test
+    void shutdownNowHandsBackTasksTheCallerMayRun() throws Exception {
+        ScheduledFuture<String> f = executor.schedule(() -> "run by the caller", 1, HOURS);
+        List<Runnable> back = executor.shutdownNow();
+        assertEquals(1, back.size());
+        assertSame(f, back.get(0));
+
+        back.get(0).run();
+
+        assertEquals("run by the caller", f.get(0, SECONDS));
+        assertTrue(executor.awaitTermination(LONG_WAIT_SECONDS, SECONDS));
+    }
+
+    @Test
+    void threadsAreNamedAndDaemonByDefault() throws Exception {
+        AtomicReference<Thread> worker = new AtomicReference<>();
+        executor.schedule(() -> worker.set(Thread.currentThread()), 0, SECONDS).get(LONG_WAIT_SECONDS, SECONDS);
+
+        assertTrue(worker.get().getName().startsWith("tickwheel-"), worker.get().getName());
+        assertTrue(worker.get().getName().contains("-worker-"), worker.get().getName());
+        assertTrue(worker.get().isDaemon());
+    }
+
+    @Test
+    void threadFactoryMakesTheOwnerAndWorkerThreads() throws Exception {
+        AtomicInteger made = new AtomicInteger();
+        ThreadFactory factory = r -> {
+            Thread th = new Thread(r, "custom-" + made.incrementAndGet());
+            th.setDaemon(true);
+            return th;
+        };
+        WheelTimer t = WheelTimer.builder().threadFactory(factory).workerThreads(2).build();
+        try {
+            AtomicReference<String> name = new AtomicReference<>();
+            t.schedule(() -> name.set(Thread.currentThread().getName()), 0, SECONDS).get(LONG_WAIT_SECONDS, SECONDS);
+
+            assertTrue(name.get().startsWith("custom-"), name.get());
+            assertEquals(3, made.get(), "one owner and two workers");
+        } finally {
+            shutDown(t);
+        }
+    }
+
+    @Test
+    void tasksOnTheOwnerThreadRunAndAThrowingOneDoesNotStopIt() throws Exception {
+        WheelTimer t = WheelTimer.builder().runTasksOnOwnerThread().build();
+        try {
+            AtomicReference<String> name = new AtomicReference<>();
+            ScheduledFuture<?> throwing = t.schedule(() -> {
+                throw new IllegalStateException("boom");
+            }, 0, SECONDS);
+            assertThrows(ExecutionException.class, () -> throwing.get(LONG_WAIT_SECONDS, SECONDS));
+
+            t.schedule(() -> name.set(Thread.currentThread().getName()), 1, MILLISECONDS)
+                    .get(LONG_WAIT_SECONDS, SECONDS);
+
+            assertTrue(name.get().endsWith("-owner"), name.get());
+        } finally {
+            shutDown(t);
+        }
+    }
+
+    @Test
+    void shutdownNowInterruptsATaskRunningOnTheOwnerThread() throws Exception {
+        WheelTimer t = WheelTimer.builder().runTasksOnOwnerThread().build();
+        CountDownLatch started = new CountDownLatch(1);
+        CountDownLatch interrupted = new CountDownLatch(1);
+        CountDownLatch never = new CountDownLatch(1);
+        t.execute(() -> {
+            started.countDown();
+            try {
+                never.await();
+            } catch (InterruptedException e) {
+                interrupted.countDown();
+            }
+        });
+        await(started, "the task on the owner thread");
+        ScheduledFuture<?> pending = t.schedule(() -> { }, 1, HOURS);
+
+        List<Runnable> back = t.shutdownNow();
+
+        await(interrupted, "the interrupt");
+        assertEquals(List.of(pending), back);
+        assertTrue(t.awaitTermination(LONG_WAIT_SECONDS, SECONDS));
+    }
+
+    @Test
+    void closeLetsOneShotsRunEndsPeriodicOnesAndTerminates() throws Exception {
+        WheelTimer t = WheelTimer.create();
+        CountDownLatch periodicRan = new CountDownLatch(1);
+        ScheduledFuture<String> oneShot = t.schedule(() -> "ran", 20, MILLISECONDS);
+        ScheduledFuture<?> periodic = t.scheduleAtFixedRate(periodicRan::countDown, 0, 1, MILLISECONDS);
+        await(periodicRan, "the periodic task");
+
+        t.close();
+
+        assertTrue(t.isTerminated());
+        assertEquals("ran", oneShot.get(0, SECONDS));
+        assertTrue(periodic.isCancelled());
+        assertEquals(0, t.metrics().pending());
+    }
+
+    /**
+     * After shutdown, cancelling the last pending timer lets the timer terminate. The cancel here comes from a task
+     * on the owner thread, so it arrives while the owner is awake (and so does not unpark it), after the step's
+     * drain: the owner then finds it while deciding to park. It must not sleep until the cancelled timer's time.
+     */
+    @Test
+    void cancellingTheLastTimerAfterShutdownLetsTheTimerTerminate() throws Exception {
+        WheelTimer t = WheelTimer.builder().runTasksOnOwnerThread().build();
+        try {
+            ScheduledFuture<?> last = t.schedule(() -> { }, 1, HOURS);
+            AtomicBoolean shutDownFirst = new AtomicBoolean();
+            ScheduledFuture<Boolean> canceller = t.schedule(() -> {
+                shutDownFirst.set(t.isShutdown());
+                return last.cancel(false);
+            }, 100, MILLISECONDS);
+
+            t.shutdown();
+
+            assertTrue(canceller.get(LONG_WAIT_SECONDS, SECONDS));
+            assumeTrue(shutDownFirst.get(), "the test thread stalled: the cancel ran before the shutdown");
+            assertTrue(t.awaitTermination(LONG_WAIT_SECONDS, SECONDS), "shut down with nothing left to run, the"
+                    + " timer did not terminate (its owner sleeps until the cancelled timer's time)");
+            assertTrue(last.isCancelled());
+        } finally {
+            shutDown(t);
+        }
+    }
+
+    @Test
+    void metricsCountScheduledFiredCancelledAndRejected() throws Exception {
+        ScheduledFuture<?> cancelled = executor.schedule(() -> { }, 1, HOURS);
+        assertTrue(cancelled.cancel(false));
+        executor.schedule(() -> "fired", 0, SECONDS).get(LONG_WAIT_SECONDS, SECONDS);
+        executor.schedule(() -> { }, 1, HOURS);
+        executor.shutdown();
+        assertThrows(RejectedExecutionException.class, () -> executor.execute(() -> { }));
+
+        TimerMetrics m = timer().metrics();
+        assertEquals(3, m.scheduled());
+        assertEquals(1, m.cancelled());
+        assertEquals(1, m.rejected());
+        // pending and fired may trail a future's completion a little (released after waiters are woken; published
+        // after the owner's step): read them exactly once the timer has terminated.
+        List<Runnable> back = executor.shutdownNow();
+        assertEquals(1, back.size());
+        assertTrue(executor.awaitTermination(LONG_WAIT_SECONDS, SECONDS));
+        TimerMetrics end = timer().metrics();
+        assertEquals(0, end.pending(), end::toString);
+        assertEquals(1, end.fired(), end::toString);
+    }
+
+    private static void shutDown(WheelTimer t) throws InterruptedException {
+        t.shutdownNow();
+        assertTrue(t.awaitTermination(LONG_WAIT_SECONDS, TimeUnit.SECONDS), "the timer did not terminate");
+    }
+}
