@@ -17,19 +17,19 @@ import org.HdrHistogram.Histogram;
  * about one probe timer a millisecond, each with a random delay of 1-50 ms (whole milliseconds, since Kafka takes
  * nothing finer), reading {@code System.nanoTime()} just before the call; the probe's task reads the clock when it
  * runs. Lateness = run time - (call time + delay), recorded in an HdrHistogram (ns, 3 digits); a negative value is
- * an early fire, counted apart. The first 2 s are warm-up and not recorded; after the measured seconds the probes
- * stop and every probe is waited for (one that never runs is reported as missing).
+ * an early fire, counted apart. The first seconds (2 by default) are warm-up and not recorded; after the measured
+ * seconds the probes stop and every probe is waited for (one that never runs is reported as missing).
  *
  * <pre>
  * java -cp benchmarks/target/benchmarks.jar dev.tickwheel.bench.FiringLateness
- * java -cp benchmarks/target/benchmarks.jar dev.tickwheel.bench.FiringLateness --peers TICKWHEEL,JDK_STPE --seconds 20
+ * java -cp benchmarks/target/benchmarks.jar dev.tickwheel.bench.FiringLateness --peers TICKWHEEL,JDK_STPE --seconds 20 --warmup 2
  * </pre>
  */
 public final class FiringLateness {
     static final int LOAD_RING = 10_000;
     static final int LOAD_OPS_PER_MS = 100;
     static final int MAX_PROBE_DELAY_MS = 50;
-    static final int WARMUP_SECONDS = 2;
+    static final int DEFAULT_WARMUP_SECONDS = 2;
 
     private FiringLateness() {
     }
@@ -37,13 +37,14 @@ public final class FiringLateness {
     public static void main(String[] args) {
         String child = ChildJvm.arg(args, "--child", null);
         int seconds = Integer.parseInt(ChildJvm.arg(args, "--seconds", "10"));
+        int warmup = Integer.parseInt(ChildJvm.arg(args, "--warmup", "" + DEFAULT_WARMUP_SECONDS));
         if (child != null) {
-            measure(Peer.valueOf(child), seconds);
+            measure(Peer.valueOf(child), warmup, seconds);
             return;
         }
         List<Peer> peers = ChildJvm.peers(ChildJvm.arg(args, "--peers",
                 "TICKWHEEL,TICKWHEEL_INLINE,JDK_STPE,NETTY_1MS,NETTY_100MS,KAFKA"));
-        List<Map<String, String>> results = runAll(peers, seconds);
+        List<Map<String, String>> results = runAll(peers, warmup, seconds);
         System.out.printf(Locale.ROOT, "%-28s %8s %10s %10s %10s %10s %7s %8s%n", "peer (lateness, ms)", "probes",
                 "p50", "p99", "p99.9", "max", "early", "missing");
         for (Map<String, String> r : results) {
@@ -54,19 +55,20 @@ public final class FiringLateness {
     }
 
     /** Runs each peer in its own child JVM. */
-    public static List<Map<String, String>> runAll(List<Peer> peers, int seconds) {
+    public static List<Map<String, String>> runAll(List<Peer> peers, int warmup, int seconds) {
         List<Map<String, String>> out = new ArrayList<>();
         for (Peer p : peers) {
             if (!p.fires()) {
                 continue;
             }
             System.out.println("firing lateness: " + p + ", " + seconds + " s under load");
-            out.addAll(ChildJvm.run(FiringLateness.class, List.of("--child", p.name(), "--seconds", "" + seconds)));
+            out.addAll(ChildJvm.run(FiringLateness.class, List.of("--child", p.name(), "--warmup", "" + warmup,
+                    "--seconds", "" + seconds)));
         }
         return out;
     }
 
-    private static void measure(Peer peer, int seconds) {
+    private static void measure(Peer peer, int warmup, int seconds) {
         TimerAdapter timer = peer.create();
         Recorder recorder = new Recorder();
         Thread load = new Thread(() -> loadLoop(timer), "lateness-load");
@@ -75,7 +77,7 @@ public final class FiringLateness {
 
         SplittableRandom random = new SplittableRandom(0x1A7E);
         long start = System.nanoTime();
-        long measureFrom = start + TimeUnit.SECONDS.toNanos(WARMUP_SECONDS);
+        long measureFrom = start + TimeUnit.SECONDS.toNanos(warmup);
         long end = measureFrom + TimeUnit.SECONDS.toNanos(seconds);
         long probes = 0;
         for (long now = start; now < end; now = System.nanoTime()) {

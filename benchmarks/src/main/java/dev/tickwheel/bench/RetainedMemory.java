@@ -1,6 +1,7 @@
 package dev.tickwheel.bench;
 
 import java.lang.management.ManagementFactory;
+import java.lang.ref.Reference;
 import java.lang.management.MemoryMXBean;
 import java.util.ArrayList;
 import java.util.List;
@@ -80,6 +81,9 @@ public final class RetainedMemory {
         }
         ChildJvm.sleep(500);
         long left = settledHeapUsed();
+        // The handles array is part of the baseline: keep it reachable until here, or the JIT may let it die early
+        // and its 4 MB would show up as a negative residue.
+        Reference.reachabilityFence(handles);
         timer.close();
         if (task.runs() != 0) {
             throw new IllegalStateException(peer + ": " + task.runs() + " one-hour timers fired");

@@ -63,6 +63,7 @@ public final class Suite {
         List<Peer> memoryPeers;
         int memoryTimers;
         List<Peer> latenessPeers;
+        int latenessWarmup;
         int latenessSeconds;
         List<Peer> idlePeers;
         List<Peer> scalingPeers;
@@ -73,7 +74,8 @@ public final class Suite {
     /** The ~2 minute selection. */
     static Settings quick(String[] args) {
         Settings s = new Settings();
-        s.name = "head-to-head (short run: 1 warm-up and 1 measured iteration of 1 s per figure)";
+        s.name = "head-to-head (short run: 1 warm-up and 1 measured iteration of 1 s per figure, 1 + 1 shots for"
+                + " expiry, 2 s of lateness probes)";
         s.full = false;
         s.out = out(args, "head-to-head");
         s.scenarios = scenarios(args, "1,2,3,4,5,7");
@@ -83,7 +85,7 @@ public final class Suite {
         s.warmupTime = TimeValue.seconds(1);
         s.measurementTime = TimeValue.seconds(1);
         s.shotWarmups = 1;
-        s.shotMeasurements = 2;
+        s.shotMeasurements = 1;
         s.schedulePeers = List.of(Peer.TICKWHEEL, Peer.JDK_STPE, Peer.NETTY_1MS, Peer.NETTY_100MS, Peer.KAFKA);
         s.schedulePending = new String[] {"1000", "1000000"};
         s.scheduleMethods = "oneProducer";
@@ -92,6 +94,7 @@ public final class Suite {
         s.memoryPeers = List.of(Peer.TICKWHEEL, Peer.JDK_STPE, Peer.NETTY_1MS, Peer.KAFKA);
         s.memoryTimers = 1_000_000;
         s.latenessPeers = List.of(Peer.TICKWHEEL, Peer.JDK_STPE, Peer.NETTY_1MS, Peer.KAFKA);
+        s.latenessWarmup = 1;
         s.latenessSeconds = 2;
         s.idlePeers = List.of(Peer.TICKWHEEL, Peer.JDK_STPE, Peer.NETTY_1MS, Peer.NETTY_100MS, Peer.KAFKA);
         s.scalingPeers = List.of(Peer.TICKWHEEL, Peer.NETTY_1MS);
@@ -128,6 +131,7 @@ public final class Suite {
         s.memoryPeers = timers;
         s.memoryTimers = 1_000_000;
         s.latenessPeers = withInline;
+        s.latenessWarmup = 2;
         s.latenessSeconds = 10;
         s.idlePeers = withInline;
         s.scalingPeers = withFloor;
@@ -247,7 +251,8 @@ public final class Suite {
 
     private void lateness() {
         step("4 firing lateness", settings.latenessPeers.size());
-        for (Map<String, String> r : FiringLateness.runAll(settings.latenessPeers, settings.latenessSeconds)) {
+        for (Map<String, String> r : FiringLateness.runAll(settings.latenessPeers, settings.latenessWarmup,
+                settings.latenessSeconds)) {
             Peer peer = Peer.valueOf(r.get("peer"));
             String under = " (100k start+cancel/s beside)";
             row("late.p50", "lateness p50" + under, "ms", false).put(peer, Double.parseDouble(r.get("p50ms")));
