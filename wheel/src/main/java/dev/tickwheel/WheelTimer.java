@@ -269,7 +269,14 @@ public final class WheelTimer extends AbstractExecutorService implements Schedul
                 throw new IllegalStateException("the ThreadFactory returned null for the owner thread");
             }
             this.owner = t;
-            t.start();
+            try {
+                t.start();
+            } catch (RuntimeException | Error e) { // a thread already started, or no native thread to be had
+                if (ownPool != null) {
+                    ownPool.shutdownNow();
+                }
+                throw new IllegalStateException("the ThreadFactory's owner thread could not be started", e);
+            }
         }
     }
 
@@ -1113,7 +1120,8 @@ public final class WheelTimer extends AbstractExecutorService implements Schedul
         /**
          * @return a started timer
          * @throws IllegalArgumentException if the level bits cannot hold every delay at this tick
-         * @throws IllegalStateException    if the thread factory returns null or throws
+         * @throws IllegalStateException    if the thread factory returns null, throws, or returns a thread that cannot
+         *                                  be started (one already started); no thread is left running
          */
         public WheelTimer build() {
             return new WheelTimer(this);

@@ -471,6 +471,54 @@ class WheelTimerFaultTest {
         }
     }
 
+    /**
+     * A factory that hands out a thread that is already running (a broken factory, neither null nor throwing): the
+     * timer cannot start it, and build() must say so as clearly, without leaving the threads it did start behind.
+     */
+    @ParameterizedTest
+    @EnumSource(ThreadsNeeded.class)
+    void threadFactoryReturningAStartedThreadFailsBuildClearlyAndLeavesNoThreadRunning(ThreadsNeeded needed)
+            throws Exception {
+        int threadsAsked = needed == ThreadsNeeded.OWN_POOL_AND_OWNER ? 3 : 1;
+        for (int startedAt = 0; startedAt < threadsAsked; startedAt++) {
+            CountDownLatch release = new CountDownLatch(1);
+            FaultThreads real = new FaultThreads("fault-started");
+            int[] calls = {0};
+            int badCall = startedAt;
+            ThreadFactory factory = r -> {
+                if (calls[0]++ == badCall) {
+                    Thread running = real.newThread(() -> awaitUninterruptibly(release));
+                    running.start();
+                    return running;
+                }
+                return real.newThread(r);
+            };
+            try {
+                IllegalStateException e = assertThrows(IllegalStateException.class,
+                        () -> builderFor(needed, factory).build());
+                assertTrue(e.getMessage().contains("ThreadFactory"), e.getMessage());
+            } finally {
+                release.countDown();
+            }
+            for (Thread t : real.created) {
+                t.join(TimeUnit.SECONDS.toMillis(30));
+                assertFalse(t.isAlive(), t.getName() + " was left running after build() failed (started thread at"
+                        + " call " + startedAt + ")");
+            }
+        }
+    }
+
+    private static void awaitUninterruptibly(CountDownLatch latch) {
+        for (;;) {
+            try {
+                latch.await();
+                return;
+            } catch (InterruptedException e) {
+                // keep waiting: this stands for a thread the factory's caller does not own
+            }
+        }
+    }
+
     // ---------------------------------------------------------------------------------------------------------
     // The owner stalled
 
