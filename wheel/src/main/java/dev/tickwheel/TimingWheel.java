@@ -347,12 +347,18 @@ public final class TimingWheel<N extends TimingWheel.Node> {
         return key;
     }
 
-    /** The latest key in [from, to] with the low bits below the level of their highest differing bit cleared. */
+    /**
+     * The latest key in [from, to] that starts a slot of the highest level possible: when that slot is reached the
+     * element falls straight to level 0 instead of cascading through the levels between. O(levels).
+     */
     private long roundDownToLevelBoundary(long from, long to) {
-        int highestDiff = 63 - Long.numberOfLeadingZeros(from ^ to);
-        int level = levelOfBit[highestDiff];
-        // to's digit at that level exceeds from's (they agree above it), so clearing the bits below stays >= from.
-        return to & -(1L << shift[level]);
+        for (int l = topLevel; l > 0; l--) {
+            long boundary = to & -(1L << shift[l]);
+            if (boundary >= from) {
+                return boundary;
+            }
+        }
+        return to;
     }
 
     /**

@@ -478,6 +478,20 @@ class TimingWheelEdgeTest {
     }
 
     @Test
+    void addInRange_rangeHoldingSlotBoundaries_choosesTheLatestBoundaryOfTheHighestLevel() {
+        TimingWheel<E> wheel = new TimingWheel<>(6, 6, 6);
+        // [64, 100]: 64 starts a level-1 slot; 100 starts nothing. The level-1 boundary wins although it is earlier.
+        assertEquals(64, wheel.addInRange(new E("a"), 64, 100));
+        // [5000, 9000]: 8192 = 2 * 4096 starts a level-2 slot, the highest boundary in the range.
+        assertEquals(8192, wheel.addInRange(new E("b"), 5000, 9000));
+        // [130, 250]: no level-2 boundary; the latest level-1 boundary is 192.
+        assertEquals(192, wheel.addInRange(new E("c"), 130, 250));
+        // [10, 20]: no boundary above level 0: the latest key.
+        assertEquals(20, wheel.addInRange(new E("d"), 10, 20));
+        wheel.checkInvariants();
+    }
+
+    @Test
     void addInRange_nodeAlreadyInsideTheRange_staysPutAndKeepsItsPlaceAmongEquals() {
         TimingWheel<E> wheel = new TimingWheel<>(6, 6);
         E e = add(wheel, "e", 70);
