@@ -1,0 +1,32 @@
+package dev.tickwheel;
+
+import java.util.concurrent.Executor;
+
+/**
+ * Builds the small timers the stress tests race on: manual drive (no owner thread: the actor that calls
+ * {@link WheelTimer#step()} is the owner for that sample), a {@link ManualClock} at 0 with the default 1 ms tick,
+ * and a small owner batch so that each jcstress state stays cheap to allocate.
+ */
+final class Rigs {
+
+    /** Small: a state holds one or two timers, and the batch sizes the owner's due array (2 x batch). */
+    static final int BATCH = 8;
+
+    private Rigs() {
+    }
+
+    /** A manually driven timer that runs each task inside {@code step()}, on the stepping thread. */
+    static WheelTimer direct(ManualClock clock) {
+        return on(clock, Runnable::run);
+    }
+
+    /** A manually driven timer that hands each due task to {@code executor} from inside {@code step()}. */
+    static WheelTimer on(ManualClock clock, Executor executor) {
+        return WheelTimer.builder().timeSource(clock).manualDrive().ownerBatch(BATCH).executor(executor).build();
+    }
+
+    /** A manually driven timer that runs tasks on the owner (the stepping thread), which clears their interrupts. */
+    static WheelTimer onOwner(ManualClock clock) {
+        return WheelTimer.builder().timeSource(clock).manualDrive().ownerBatch(BATCH).runTasksOnOwnerThread().build();
+    }
+}
