@@ -453,6 +453,15 @@ public final class WheelTimer extends AbstractExecutorService implements Schedul
 
     void onEnded(ScheduledTimer<?> t, boolean failed) {
         releasePending();
+        // Still linked: its public run() was called while it waited in the wheel. Have the owner unlink it now,
+        // as for a cancel, rather than keep it until its deadline (which would also delay termination after
+        // shutdown()). A racy plain read of the owner's link field: a timer the owner dispatched was unlinked
+        // before the hand-off, so it reads false; for an outside run a stale false keeps the old behaviour (it is
+        // unlinked at its deadline) and a stale true costs a no-op reap.
+        if (t.isInWheel()) {
+            cancels.offer(t);
+            wakeForCancel();
+        }
     }
 
     void onCancelled(ScheduledTimer<?> t, int fromPhase) {
@@ -691,7 +700,10 @@ public final class WheelTimer extends AbstractExecutorService implements Schedul
         boolean midOffer = !starts.isEmpty() || !cancels.isEmpty();
         if (dueCount > 0 || reaped == batch || started == batch || midOffer || runState != rs
                 || wheel.nextEventAtOrBefore(planned) < planned || planned <= tick
-                || (rs == SHUTDOWN && wheel.isEmpty())) { // the drain above may have taken the last work: exit
+                || (rs == SHUTDOWN && wheel.isEmpty()) // the drain above may have taken the last work: exit
+                // A shutdown the steps have not acted on yet: its unpark may be used up already, by a park inside
+                // a task on this thread or inside the executor's execute, so the next step must see it now.
+                || (rs == SHUTDOWN && !shutdownSeen) || rs >= STOP) {
             wakeupTick = AWAKE;
             if (midOffer && dueCount == 0 && reaped < batch && started < batch) {
                 Thread.yield(); // a producer sits between its index claim and its element store: let it finish
