@@ -158,6 +158,8 @@ public final class WheelTimer extends AbstractExecutorService implements Schedul
     private long fired;
     private boolean shutdownSeen;
     private boolean reapedLastStep;
+    /** Consecutive park plans abandoned because a producer was between its index claim and element store. */
+    private int midOfferPlans;
     private final MessagePassingQueue.Consumer<ScheduledTimer<?>> starter = this::ownerStart;
     private final MessagePassingQueue.Consumer<ScheduledTimer<?>> reaper = this::ownerReap;
     private final Consumer<ScheduledTimer<?>> expirer = this::ownerExpire;
@@ -706,7 +708,15 @@ public final class WheelTimer extends AbstractExecutorService implements Schedul
                 || (rs == SHUTDOWN && !shutdownSeen) || rs >= STOP) {
             wakeupTick = AWAKE;
             if (midOffer && dueCount == 0 && reaped < batch && started < batch) {
-                Thread.yield(); // a producer sits between its index claim and its element store: let it finish
+                // A producer sits between its index claim and its element store: let it finish. Yield at first;
+                // if it stays stuck (descheduled on a busy machine), back off a tick at a time instead of spinning.
+                if (++midOfferPlans > 100 && owner != null) {
+                    java.util.concurrent.locks.LockSupport.parkNanos(this, tickNanos);
+                } else {
+                    Thread.yield();
+                }
+            } else {
+                midOfferPlans = 0;
             }
             return AWAKE;
         }
@@ -716,17 +726,21 @@ public final class WheelTimer extends AbstractExecutorService implements Schedul
     /** At the first step after shutdown(): periodic timers end; one-shot timers stay to run at their time. */
     private void endPeriodicTimersInWheel() {
         List<ScheduledTimer<?>> oneShots = new ArrayList<>();
-        wheel.removeAll(t -> {
-            if (t.isPeriodic()) {
-                if (t.revoke()) {
-                    releasePending();
+        try {
+            wheel.removeAll(t -> {
+                if (t.isPeriodic()) {
+                    if (t.revoke()) {
+                        releasePending();
+                    }
+                } else {
+                    oneShots.add(t);
                 }
-            } else {
-                oneShots.add(t);
+            });
+        } finally {
+            // Even if collecting failed part-way, the one-shots taken out go back, so the failure path finds them.
+            for (ScheduledTimer<?> t : oneShots) {
+                wheel.add(t, t.key);
             }
-        });
-        for (ScheduledTimer<?> t : oneShots) {
-            wheel.add(t, t.key);
         }
     }
 
@@ -770,11 +784,15 @@ public final class WheelTimer extends AbstractExecutorService implements Schedul
         if (returned != null) {
             handedBack = returned;
         }
-        if (ownPool != null) {
-            ownPool.shutdown();
+        try {
+            if (ownPool != null) {
+                ownPool.shutdown();
+            }
+        } finally {
+            // Whatever the pool's shutdown does, waiters in shutdownNow and awaitTermination are released.
+            ownerDone = true;
+            ownerExited.countDown();
         }
-        ownerDone = true;
-        ownerExited.countDown();
     }
 
     /** The owner loop threw: fail loudly, never silently dead. */
