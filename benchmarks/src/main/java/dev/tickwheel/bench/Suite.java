@@ -57,6 +57,9 @@ public final class Suite {
         int shotMeasurements;
         List<Peer> schedulePeers;
         String[] schedulePending;
+        String[] cpuPending;
+        int cpuWarmup;
+        int cpuRounds;
         String scheduleMethods;
         List<Peer> expiryPeers;
         String expiryMethods;
@@ -89,6 +92,9 @@ public final class Suite {
         s.schedulePeers = List.of(Peer.TICKWHEEL, Peer.JDK_STPE, Peer.NETTY_1MS, Peer.NETTY_100MS, Peer.KAFKA);
         s.schedulePending = new String[] {"1000", "1000000"};
         s.scheduleMethods = "oneProducer";
+        s.cpuPending = new String[] {"1000"};
+        s.cpuWarmup = 1;
+        s.cpuRounds = 2;
         s.expiryPeers = List.of(Peer.TICKWHEEL, Peer.TICKWHEEL_INLINE, Peer.JDK_STPE, Peer.NETTY_1MS, Peer.KAFKA);
         s.expiryMethods = "oneProducer";
         s.memoryPeers = List.of(Peer.TICKWHEEL, Peer.JDK_STPE, Peer.NETTY_1MS, Peer.KAFKA);
@@ -126,6 +132,9 @@ public final class Suite {
         s.schedulePeers = withFloor;
         s.schedulePending = new String[] {"1000", "1000000"};
         s.scheduleMethods = "oneProducer|twoProducers";
+        s.cpuPending = new String[] {"1000", "1000000"};
+        s.cpuWarmup = 3;
+        s.cpuRounds = 5;
         s.expiryPeers = withInline;
         s.expiryMethods = "oneProducer|twoProducers";
         s.memoryPeers = timers;
@@ -164,12 +173,14 @@ public final class Suite {
                 + "JDK: " + System.getProperty("java.vm.name") + " " + System.getProperty("java.runtime.version")
                 + "; every benchmark JVM: " + String.join(" ", ChildJvm.HEAP_FLAGS)
                 + " (scaling: -Xms4g -Xmx4g)\n"
+                + "library: " + librarySource() + "\n"
                 + "started: " + started + "; load average before: " + loadBefore;
         System.out.println(header);
         System.out.println();
         try {
             if (settings.scenarios.contains(1)) {
                 scheduleCancel();
+                cpuPerOperation();
             }
             if (settings.scenarios.contains(2)) {
                 expiry();
@@ -220,6 +231,19 @@ public final class Suite {
             if (alloc != null) {
                 row("alloc." + pending + "." + threads, "allocated per schedule+cancel, " + what, "B", false)
                         .put(peer, alloc.getScore());
+            }
+        }
+    }
+
+    private void cpuPerOperation() {
+        step("1 schedule + cancel, CPU per operation", settings.schedulePeers.size() * settings.cpuPending.length);
+        for (String pending : settings.cpuPending) {
+            for (Map<String, String> r : CpuPerOperation.runAll(settings.schedulePeers, Integer.parseInt(pending),
+                    settings.cpuWarmup, settings.cpuRounds)) {
+                Peer peer = Peer.valueOf(r.get("peer"));
+                String p = ScalingChart.count(Long.parseLong(pending));
+                row("cpu." + p, "CPU per schedule+cancel (producer + timer threads), P=" + p + ", 1 producer", "ns",
+                        false).put(peer, Double.parseDouble(r.get("totalNs")));
             }
         }
     }
@@ -479,6 +503,14 @@ public final class Suite {
                         + " figures): lowest ratio " + String.format(Locale.ROOT, "%.2fx", min) + " at " + worst));
             }
         }
+        for (Map.Entry<String, Row> e : rows.entrySet()) {
+            if (e.getKey().startsWith("cpu.")) {
+                Row r = e.getValue();
+                out.add(String.format(Locale.ROOT, "  (CPU time, the steadier figure on shared cores: %s: Tickwheel "
+                        + "%s ns, %.2fx Netty 1 ms, %.2fx Netty 100 ms)", r.label.replace("CPU per ", ""),
+                        fmt(r.values.get(Peer.TICKWHEEL)), r.advantage(Peer.NETTY_1MS), r.advantage(Peer.NETTY_100MS)));
+            }
+        }
         Row inline = rows.get("expiry.1");
         if (inline != null && inline.values.containsKey(Peer.TICKWHEEL_INLINE)) {
             for (Peer netty : List.of(Peer.NETTY_1MS, Peer.NETTY_100MS)) {
@@ -606,6 +638,34 @@ public final class Suite {
             s.add(n);
         }
         return s;
+    }
+
+    /** The commit the library was built from, and whether wheel/src/main had uncommitted changes. */
+    static String librarySource() {
+        try {
+            String head = git("rev-parse", "--short", "HEAD");
+            String dirty = git("status", "--porcelain", "--", "wheel/src/main");
+            if (head.isEmpty()) {
+                return "unknown (not run from the repository root)";
+            }
+            return "commit " + head + (dirty.isEmpty() ? "" : " with uncommitted changes in wheel/src/main");
+        } catch (IOException | RuntimeException e) {
+            return "unknown (" + e.getMessage() + ")";
+        }
+    }
+
+    private static String git(String... args) throws IOException {
+        List<String> cmd = new ArrayList<>();
+        cmd.add("git");
+        cmd.addAll(Arrays.asList(args));
+        Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
+        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8).trim();
+        try {
+            return p.waitFor() == 0 ? out : "";
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return "";
+        }
     }
 
     static String cpuModel() {

@@ -1,0 +1,114 @@
+package dev.tickwheel.bench;
+
+import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadMXBean;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * Scenario 1 seen through CPU time instead of wall time: the CPU nanoseconds one schedule + cancel costs, on the
+ * producer thread and on the timer's own threads, with the workload of {@link ScheduleCancelBenchmark} (one
+ * producer, a ring of {@code pending} timers 30-60 s out). On cores shared with other work, wall-clock throughput
+ * moves with whatever else runs, while the CPU a thread burns per operation ({@link ThreadMXBean#getThreadCpuTime})
+ * barely does: it is the steadier figure for comparing peers on a busy machine. Each peer runs in its own JVM with
+ * the fixed heap flags; the timer's threads are those that appeared while it was created and filled. One-second
+ * rounds: the first {@code --warmup} are discarded, the next {@code --rounds} averaged.
+ *
+ * <pre>
+ * java -cp benchmarks/target/benchmarks.jar dev.tickwheel.bench.CpuPerOperation
+ * java -cp benchmarks/target/benchmarks.jar dev.tickwheel.bench.CpuPerOperation --peers TICKWHEEL,NETTY_1MS --pending 1000000
+ * </pre>
+ */
+public final class CpuPerOperation {
+    private CpuPerOperation() {
+    }
+
+    public static void main(String[] args) {
+        int pending = Integer.parseInt(ChildJvm.arg(args, "--pending", "1000"));
+        int warmup = Integer.parseInt(ChildJvm.arg(args, "--warmup", "3"));
+        int rounds = Integer.parseInt(ChildJvm.arg(args, "--rounds", "5"));
+        String child = ChildJvm.arg(args, "--child", null);
+        if (child != null) {
+            measure(Peer.valueOf(child), pending, warmup, rounds);
+            return;
+        }
+        List<Peer> peers = ChildJvm.peers(ChildJvm.arg(args, "--peers",
+                "TICKWHEEL,JDK_STPE,NETTY_1MS,NETTY_100MS,KAFKA,MPSC_FLOOR"));
+        System.out.printf(Locale.ROOT, "%-28s %14s %14s %14s%n", "peer (CPU ns per op)", "producer", "timer threads",
+                "total");
+        for (Map<String, String> r : runAll(peers, pending, warmup, rounds)) {
+            System.out.printf(Locale.ROOT, "%-28s %14s %14s %14s%n", Peer.valueOf(r.get("peer")).label(),
+                    r.get("producerNs"), r.get("timerNs"), r.get("totalNs"));
+        }
+    }
+
+    /** Runs each peer in its own child JVM. */
+    public static List<Map<String, String>> runAll(List<Peer> peers, int pending, int warmup, int rounds) {
+        List<Map<String, String>> out = new ArrayList<>();
+        for (Peer p : peers) {
+            System.out.println("CPU per schedule+cancel: " + p + ", pending " + pending);
+            out.addAll(ChildJvm.run(CpuPerOperation.class, List.of("--child", p.name(), "--pending", "" + pending,
+                    "--warmup", "" + warmup, "--rounds", "" + rounds)));
+        }
+        return out;
+    }
+
+    private static void measure(Peer peer, int pending, int warmup, int rounds) {
+        ThreadMXBean mx = ManagementFactory.getThreadMXBean();
+        mx.setThreadCpuTimeEnabled(true);
+        Set<Thread> before = new HashSet<>(Thread.getAllStackTraces().keySet());
+        TimerAdapter timer = peer.create();
+        CountingTask task = new CountingTask();
+        ProducerRing ring = new ProducerRing(timer, task, pending, 0x5EED);
+        ChildJvm.sleep(200);
+        List<Thread> mine = new ArrayList<>();
+        for (Thread t : Thread.getAllStackTraces().keySet()) {
+            if (!before.contains(t)) {
+                mine.add(t);
+            }
+        }
+        double producer = 0;
+        double threads = 0;
+        long ops = 0;
+        for (int round = 0; round < warmup + rounds; round++) {
+            long p0 = mx.getCurrentThreadCpuTime();
+            long t0 = cpu(mx, mine);
+            long w0 = System.nanoTime();
+            long n = 0;
+            while (System.nanoTime() - w0 < 1_000_000_000L) {
+                for (int i = 0; i < 1000; i++) {
+                    ring.step(timer, task);
+                }
+                n += 1000;
+            }
+            long p1 = mx.getCurrentThreadCpuTime();
+            long t1 = cpu(mx, mine);
+            if (round >= warmup) {
+                producer += p1 - p0;
+                threads += t1 - t0;
+                ops += n;
+            }
+        }
+        timer.close();
+        Reports.warnIfFired(peer, pending, task.runs());
+        ChildJvm.report(ChildJvm.fields("scenario", "cpu", "peer", peer.name(), "pending", pending,
+                "producerNs", String.format(Locale.ROOT, "%.1f", producer / ops),
+                "timerNs", String.format(Locale.ROOT, "%.1f", threads / ops),
+                "totalNs", String.format(Locale.ROOT, "%.1f", (producer + threads) / ops)));
+    }
+
+    private static long cpu(ThreadMXBean mx, List<Thread> threads) {
+        long sum = 0;
+        for (Thread t : threads) {
+            long ns = mx.getThreadCpuTime(t.getId());
+            if (ns > 0) {
+                sum += ns;
+            }
+        }
+        return sum;
+    }
+}
