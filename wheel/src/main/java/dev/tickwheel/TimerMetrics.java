@@ -48,7 +48,8 @@ public final class TimerMetrics {
 
     /**
      * @return how far the owner thread was behind the clock after its last step: the age of the oldest due timer it
-     *         had not yet handed out, in nanoseconds; 0 when it was caught up
+     *         had not yet handed out, in nanoseconds; 0 when it was caught up. The owner's own delay only: the time
+     *         a due task then waits for a worker, or in a user executor's queue, is not included
      */
     public long lagNanos() {
         return lagNanos;

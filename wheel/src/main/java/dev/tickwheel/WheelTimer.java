@@ -74,6 +74,11 @@ import org.jctools.queues.MpscUnboundedXaddArrayQueue;
  * <p>When nothing is due the owner parks until the wheel's next event, not every tick, so an idle timer costs
  * next to no CPU. A producer whose deadline precedes the owner's planned wake-up wakes it.
  *
+ * <p><b>Blocked workers.</b> If every worker is busy, due tasks wait in the pool's queue in the order the owner
+ * handed them out. The owner keeps time regardless (its lag stays 0), but each task starts late by as long as it
+ * waits for a worker, without bound if tasks block for good; until it starts, {@code cancel} still wins. Give
+ * blocking tasks their own executor or enough workers.
+ *
  * <h2>Concurrency</h2>
  * <ul>
  *   <li><b>Fire vs cancel</b>: the timer's state CAS (see {@link ScheduledTimer}). A cancelled timer still in the
@@ -1019,6 +1024,9 @@ public final class WheelTimer extends AbstractExecutorService implements Schedul
         private int batch = 16_384;
         private Runnable stepHook;
 
+        /** The most worker threads the timer's own pool may have. */
+        public static final int MAX_WORKER_THREADS = 4096;
+
         private Builder() {
         }
 
@@ -1056,11 +1064,14 @@ public final class WheelTimer extends AbstractExecutorService implements Schedul
         /**
          * Run tasks on the timer's own pool of this many threads (the default, with max(2, CPUs) threads).
          *
-         * @throws IllegalArgumentException if threads &lt; 1
+         * @param threads from 1 to {@value #MAX_WORKER_THREADS}
+         * @return this builder
+         * @throws IllegalArgumentException if threads is outside that range
          */
         public Builder workerThreads(int threads) {
-            if (threads < 1) {
-                throw new IllegalArgumentException("workerThreads " + threads + " must be at least 1");
+            if (threads < 1 || threads > MAX_WORKER_THREADS) {
+                throw new IllegalArgumentException("workerThreads " + threads + " is outside [1, "
+                        + MAX_WORKER_THREADS + "]");
             }
             this.workers = threads;
             this.executor = null;
@@ -1070,7 +1081,12 @@ public final class WheelTimer extends AbstractExecutorService implements Schedul
 
         /**
          * Run tasks on this executor. If it rejects a task, the task's future completes exceptionally with the
-         * rejection. The timer does not shut it down, and shutdownNow does not reach into it.
+         * rejection. If it runs the task and then throws, the task's outcome stands and the exception is dropped.
+         * The timer does not shut it down, and shutdownNow does not reach into it: tasks already handed to it are
+         * its to run.
+         *
+         * @param executor the executor
+         * @return this builder
          */
         public Builder executor(Executor executor) {
             this.executor = Objects.requireNonNull(executor, "executor");
@@ -1134,7 +1150,7 @@ public final class WheelTimer extends AbstractExecutorService implements Schedul
 
         /** Test seam: the most commands drained and timers expired per step. */
         Builder ownerBatch(int batch) {
-            if (batch < 1) {
+            if (batch < 1 || batch > 1 << 20) {
                 throw new IllegalArgumentException("ownerBatch " + batch + " must be at least 1");
             }
             this.batch = batch;

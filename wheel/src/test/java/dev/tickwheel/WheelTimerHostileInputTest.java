@@ -427,6 +427,10 @@ class WheelTimerHostileInputTest {
                 () -> WheelTimer.builder().levelBits(12, 12, 12, 12, 12, 12)), 72);
         assertNamesValue(assertThrows(IllegalArgumentException.class,
                 () -> WheelTimer.builder().levelBits(6, 6).build()), "sum to 12");
+        for (int bad : new int[] {WheelTimer.Builder.MAX_WORKER_THREADS + 1, Integer.MAX_VALUE}) {
+            assertNamesValue(assertThrows(IllegalArgumentException.class,
+                    () -> WheelTimer.builder().workerThreads(bad)), bad);
+        }
         for (int bad : new int[] {Integer.MIN_VALUE, -1, 0}) {
             assertNamesValue(assertThrows(IllegalArgumentException.class,
                     () -> WheelTimer.builder().workerThreads(bad)), bad);
