@@ -283,8 +283,12 @@ public final class Suite {
             row("late.p99", "lateness p99" + under, "ms", false).put(peer, Double.parseDouble(r.get("p99ms")));
             row("late.p999", "lateness p99.9" + under, "ms", false).put(peer, Double.parseDouble(r.get("p999ms")));
             row("late.max", "lateness max" + under, "ms", false).put(peer, Double.parseDouble(r.get("maxms")));
-            row("late.early", "early fires, of " + r.get("probes") + "-ish probes", "count", false)
+            row("late.early", "early fires (of the probes above)", "count", false)
                     .put(peer, Double.parseDouble(r.get("early")));
+            if (!"0".equals(r.get("early"))) {
+                notes.add(peer.label() + ": " + r.get("early") + " of " + r.get("probes") + " lateness probes fired"
+                        + " early, by up to " + r.get("maxEarlyMs") + " ms");
+            }
             if (!"0".equals(r.get("missing"))) {
                 notes.add(peer.label() + ": " + r.get("missing") + " lateness probes never fired");
             }
