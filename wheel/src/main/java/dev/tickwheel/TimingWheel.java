@@ -288,7 +288,10 @@ public final class TimingWheel<N extends TimingWheel.Node> {
         return ((lastTopIndex + 1) << s) - 1;
     }
 
-    /** @return whether the node is in this wheel */
+    /**
+     * @param node the element
+     * @return whether the node is in this wheel
+     */
     public boolean contains(N node) {
         return node.wheel == this;
     }
@@ -296,6 +299,8 @@ public final class TimingWheel<N extends TimingWheel.Node> {
     /**
      * Adds an element. O(1), no allocation.
      *
+     * @param node the element
+     * @param key the key
      * @throws IllegalArgumentException if key is outside {@code [minAllowedKey(), maxAllowedKey()]} (the wheel is
      *                                  unchanged), or the node is already in a wheel
      * @throws NullPointerException     if node is null
@@ -314,6 +319,9 @@ public final class TimingWheel<N extends TimingWheel.Node> {
      * scheduling). If the node is already in this wheel at a key inside the range, it stays where it is; if it is
      * in this wheel elsewhere, it is moved. The range is first clipped to the allowed window.
      *
+     * @param node the element
+     * @param lo the lowest acceptable key
+     * @param hi the highest acceptable key
      * @return the element's key
      * @throws IllegalArgumentException if {@code lo > hi}, if the range and the allowed window do not overlap, or
      *                                  the node is in another wheel; the wheel is then unchanged
@@ -364,6 +372,7 @@ public final class TimingWheel<N extends TimingWheel.Node> {
     /**
      * Removes an element. O(1), no allocation.
      *
+     * @param node the element
      * @return true if the node was in this wheel and is now removed; false (and nothing changes) if it was not
      */
     public boolean remove(N node) {
@@ -379,6 +388,8 @@ public final class TimingWheel<N extends TimingWheel.Node> {
      * Moves an element of this wheel to a new key. O(1), no allocation. Equivalent to remove then add, except
      * that the wheel is unchanged if the key is not allowed.
      *
+     * @param node the element
+     * @param key the key
      * @throws IllegalArgumentException if the node is not in this wheel or the key is outside
      *                                  {@code [minAllowedKey(), maxAllowedKey()]}
      */
@@ -395,6 +406,8 @@ public final class TimingWheel<N extends TimingWheel.Node> {
      * Raises {@link #minAllowedKey()} to {@code key}, handing every element whose key is below it to the handler,
      * in key order. Does nothing if {@code key <= minAllowedKey()}.
      *
+     * @param key the key
+     * @param handler receives each element handed out
      * @return the number of elements handed to the handler
      * @throws IllegalStateException if called from the handler of another call
      */
@@ -409,6 +422,8 @@ public final class TimingWheel<N extends TimingWheel.Node> {
      * {@link #minAllowedKey()} becomes {@code key}. A caller therefore loops while
      * {@code minAllowedKey() < key}.
      *
+     * @param key the key
+     * @param handler receives each element handed out
      * @param maxExpired at least 1
      * @return the number of elements handed to the handler
      * @throws IllegalArgumentException if maxExpired &lt; 1
@@ -522,6 +537,7 @@ public final class TimingWheel<N extends TimingWheel.Node> {
      * then. It costs O(1): it looks at the earliest occupied slot, not into it, so for an element above level 0
      * it answers the cascade time; after that cascade a new query is closer to the element's key.
      *
+     * @param limit the latest key of interest
      * @return {@code min(limit, earliest event)}; {@code limit} if the wheel is empty
      */
     public long nextEventAtOrBefore(long limit) {
@@ -562,6 +578,7 @@ public final class TimingWheel<N extends TimingWheel.Node> {
      * {@link IllegalStateException} if it calls {@link #increaseMinAllowedKey}; other changes are not detected and
      * their elements may be handed out or kept). Used to hand pending timers back on shutdown.
      *
+     * @param handler receives each element handed out
      * @return the number of elements handed out
      */
     @SuppressWarnings("unchecked")

@@ -1033,6 +1033,9 @@ public final class WheelTimer extends AbstractExecutorService implements Schedul
         /**
          * The tick: timers are due at tick boundaries, so a task runs up to one tick after its delay. Default 1 ms.
          *
+         * @param duration the tick length, positive
+         * @param unit the unit of duration
+         * @return this builder
          * @throws IllegalArgumentException if the tick is not positive or is shorter than {@link #MIN_TICK_NANOS}
          */
         public Builder tick(long duration, TimeUnit unit) {
@@ -1053,6 +1056,8 @@ public final class WheelTimer extends AbstractExecutorService implements Schedul
          * The wheel's bits per level (see {@link TimingWheel}). By default levels of 6 bits, as many as the tick
          * needs to hold any delay up to {@code Long.MAX_VALUE} nanoseconds; {@link #build()} rejects fewer bits.
          *
+         * @param bits bits per level, lowest level first
+         * @return this builder
          * @throws IllegalArgumentException if a level is outside [1, 12] bits or the sum exceeds 62
          */
         public Builder levelBits(int... bits) {
@@ -1097,6 +1102,7 @@ public final class WheelTimer extends AbstractExecutorService implements Schedul
         /**
          * Run tasks on the owner thread itself: no hand-off, for tiny non-blocking tasks only, since a slow task
          * there delays every other timer.
+         * @return this builder
          */
         public Builder runTasksOnOwnerThread() {
             this.runOnOwner = true;
@@ -1104,19 +1110,31 @@ public final class WheelTimer extends AbstractExecutorService implements Schedul
             return this;
         }
 
-        /** Creates the owner and worker threads. Default: named {@code tickwheel-N-owner}/{@code -worker-M}. */
+        /**
+         * Creates the owner and worker threads. Default: named {@code tickwheel-N-owner}/{@code -worker-M}.
+         * @param factory the thread factory
+         * @return this builder
+         */
         public Builder threadFactory(ThreadFactory factory) {
             this.threadFactory = Objects.requireNonNull(factory, "threadFactory");
             return this;
         }
 
-        /** Whether the default thread factory makes daemon threads (default true). */
+        /**
+         * Whether the default thread factory makes daemon threads (default true).
+         * @param daemon whether the threads are daemon threads
+         * @return this builder
+         */
         public Builder daemon(boolean daemon) {
             this.daemon = daemon;
             return this;
         }
 
-        /** The name prefix of the default thread factory's threads (default {@code tickwheel}). */
+        /**
+         * The name prefix of the default thread factory's threads (default {@code tickwheel}).
+         * @param prefix the name prefix
+         * @return this builder
+         */
         public Builder threadNamePrefix(String prefix) {
             this.namePrefix = Objects.requireNonNull(prefix, "prefix");
             return this;
@@ -1126,6 +1144,8 @@ public final class WheelTimer extends AbstractExecutorService implements Schedul
          * The most timers that may be pending at once; past it {@code schedule} throws
          * {@link RejectedExecutionException} naming the limit. Exact under concurrency. Default: no limit.
          *
+         * @param max the limit, at least 1
+         * @return this builder
          * @throws IllegalArgumentException if max &lt; 1
          */
         public Builder maxPending(long max) {
@@ -1136,7 +1156,11 @@ public final class WheelTimer extends AbstractExecutorService implements Schedul
             return this;
         }
 
-        /** The clock (default {@link TimeSource#SYSTEM}). */
+        /**
+         * The clock (default {@link TimeSource#SYSTEM}).
+         * @param source the time source
+         * @return this builder
+         */
         public Builder timeSource(TimeSource source) {
             this.timeSource = Objects.requireNonNull(source, "timeSource");
             return this;
