@@ -37,14 +37,11 @@ final class PeriodicTimer extends ScheduledTimer<Void> {
 
     @Override
     public void run() {
-        boolean returned;
-        if (casPhase(NEW, RUNNING)) {
-            returned = false;
-        } else if (casPhase(RETURNED, RUNNING)) {
-            returned = true;
-        } else {
+        int claim = claimRun();
+        if (claim == NOT_CLAIMED) {
             return;
         }
+        boolean returned = claim == CLAIMED_RETURNED;
         Runnable task = (Runnable) task();
         Throwable failure = null;
         runner = Thread.currentThread();

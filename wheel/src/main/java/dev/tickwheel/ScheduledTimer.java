@@ -133,20 +133,34 @@ class ScheduledTimer<V> extends TimingWheel.Node implements RunnableScheduledFut
     // ----------------------------------------------------------------------------------------------------------
     // Running
 
+    static final int NOT_CLAIMED = 0;
+    static final int CLAIMED_NEW = 1;
+    static final int CLAIMED_RETURNED = 2;
+
+    /**
+     * The run's CAS: NEW &rarr; RUNNING (dispatched by the timer, or run early by a caller), or RETURNED &rarr;
+     * RUNNING (run by the caller of shutdownNow, whose timer was already accounted for).
+     *
+     * @return which of the two won, or NOT_CLAIMED if the timer was cancelled, ran or is running
+     */
+    final int claimRun() {
+        if (casPhase(NEW, RUNNING)) {
+            return CLAIMED_NEW;
+        }
+        return casPhase(RETURNED, RUNNING) ? CLAIMED_RETURNED : NOT_CLAIMED;
+    }
+
     /**
      * Runs the task if it is still pending (NEW, or RETURNED when the caller of {@code shutdownNow} runs it).
      * Does nothing if it was cancelled, already ran or is running.
      */
     @Override
     public void run() {
-        boolean returned;
-        if (casPhase(NEW, RUNNING)) {
-            returned = false;
-        } else if (casPhase(RETURNED, RUNNING)) {
-            returned = true;
-        } else {
+        int claim = claimRun();
+        if (claim == NOT_CLAIMED) {
             return;
         }
+        boolean returned = claim == CLAIMED_RETURNED;
         Object outcome;
         int phase;
         try {

@@ -33,6 +33,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 import org.jctools.queues.MessagePassingQueue;
+import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -653,6 +654,9 @@ class WheelTimerReviewRegressionTest {
         List<Runnable> back = timer.shutdownNow();
         join(threads.created.get(threads.created.size() - 1)); // the owner, created last
 
+        // The injection fires only if the pool's shutdownNow finds a started, not yet interrupted worker to
+        // interrupt; when it does not, the scenario did not happen and there is nothing to check.
+        Assumptions.assumeFalse(threads.throwOnNextInterrupt.get(), "the pool interrupted no worker this time");
         assertEquals(1, threads.uncaught.size(), "precondition: the collection failed: " + threads.uncaught);
         assertInstanceOf(Injected.class, threads.uncaught.get(0).getCause());
         assertEquals(new HashSet<Object>(timers), new HashSet<Object>(back),
