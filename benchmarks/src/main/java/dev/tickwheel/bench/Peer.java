@@ -1,5 +1,6 @@
 package dev.tickwheel.bench;
 
+import dev.tickwheel.WheelTimer;
 import dev.tickwheel.bench.peer.JdkSchedulerAdapter;
 import dev.tickwheel.bench.peer.KafkaTimerAdapter;
 import dev.tickwheel.bench.peer.MpscFloorAdapter;
@@ -16,14 +17,24 @@ public enum Peer {
     TICKWHEEL("Tickwheel") {
         @Override
         public TimerAdapter create() {
-            return new TickwheelAdapter(false);
+            return new TickwheelAdapter(false, WheelTimer.DEFAULT_TICK_NANOS);
         }
     },
     /** {@code WheelTimer} with {@code runTasksOnOwnerThread()}: the opt-in for tiny tasks, as Netty always does. */
     TICKWHEEL_INLINE("Tickwheel, tasks on owner") {
         @Override
         public TimerAdapter create() {
-            return new TickwheelAdapter(true);
+            return new TickwheelAdapter(true, WheelTimer.DEFAULT_TICK_NANOS);
+        }
+    },
+    /**
+     * {@code WheelTimer} with a 100 µs tick: deadlines are rounded up to 0.1 ms instead of 1 ms. For the lateness
+     * scenario, to separate the tick's rounding from the rest.
+     */
+    TICKWHEEL_100US("Tickwheel, 100 µs tick") {
+        @Override
+        public TimerAdapter create() {
+            return new TickwheelAdapter(false, 100_000);
         }
     },
     /** {@code ScheduledThreadPoolExecutor(1)} with {@code setRemoveOnCancelPolicy(true)}. */

@@ -6,12 +6,12 @@ import dev.tickwheel.bench.TimerAdapter;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 
-/** Tickwheel's {@link WheelTimer} with its defaults, or with tasks run on the owner thread. */
+/** Tickwheel's {@link WheelTimer}: its defaults, or tasks run on the owner thread, or another tick. */
 public final class TickwheelAdapter implements TimerAdapter {
     private final WheelTimer timer;
 
-    public TickwheelAdapter(boolean tasksOnOwner) {
-        WheelTimer.Builder b = WheelTimer.builder();
+    public TickwheelAdapter(boolean tasksOnOwner, long tickNanos) {
+        WheelTimer.Builder b = WheelTimer.builder().tick(tickNanos, TimeUnit.NANOSECONDS);
         if (tasksOnOwner) {
             b.runTasksOnOwnerThread();
         }
