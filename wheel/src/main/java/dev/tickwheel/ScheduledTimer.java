@@ -93,7 +93,10 @@ class ScheduledTimer<V> extends TimingWheel.Node implements RunnableScheduledFut
     ScheduledTimer(WheelTimer timer, Object task, int kind, long key) {
         this.timer = timer;
         this.taskOrOutcome = task;
-        this.state = kind | NEW;
+        // Plain: published with the node by the start offer (an atomic add, then a release store of the element),
+        // which every other thread that sees this timer reaches through (the owner's poll acquires; a caller gets
+        // the future only after the offer). A volatile store here would cost a full fence per schedule.
+        STATE.set(this, kind | NEW);
         this.key = key;
     }
 
@@ -333,6 +336,12 @@ class ScheduledTimer<V> extends TimingWheel.Node implements RunnableScheduledFut
 
     /** Called after the terminal phase is stored: wakes every waiter. */
     final void releaseWaiters() {
+        // Read first, so the common case (nobody waits) costs a load, not an atomic swap. Safe: the caller stored the
+        // terminal phase (volatile) before this volatile load, and a waiter's push (cas) comes before its own load
+        // of the phase, so if this load misses a push, that waiter's load sees the terminal phase and it never parks.
+        if (waiters == null) {
+            return;
+        }
         WaitNode q = (WaitNode) WAITERS.getAndSet(this, (WaitNode) null);
         while (q != null) {
             Thread t = q.thread;

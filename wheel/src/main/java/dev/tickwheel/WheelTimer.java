@@ -188,11 +188,20 @@ public final class WheelTimer extends AbstractExecutorService implements Schedul
     private volatile List<Runnable> handedBack;
 
     // ---- counters ----
-    private final LongAdder scheduledCount = new LongAdder();
-    private final LongAdder cancelledCount = new LongAdder();
+    // schedule and cancel touch no counter of their own: the start and cancel queues' producer indexes (claimed by
+    // the offer's atomic add) count every start and cancel command, and the adders below, touched only on rare
+    // paths and when a timer runs, correct them (see metrics()). Each is incremented after the offer it corrects.
+    /** Start commands that are a periodic timer's next period, not a new timer. */
+    private final LongAdder resubmitted = new LongAdder();
+    /** Accepted timers then revoked by a racing shutdown: rejected after all. */
+    private final LongAdder revokedAccepts = new LongAdder();
+    /** Cancel commands that are not a successful cancel from NEW (revocations, outside runs of a linked timer). */
+    private final LongAdder nonCancelOffers = new LongAdder();
+    /** Successful cancels that sent no cancel command (a periodic timer cancelled while running). */
+    private final LongAdder cancelsWithoutOffer = new LongAdder();
+    /** Timers ended other than by cancel, when maxPending is unlimited: ran, failed, revoked, handed back. */
+    private final LongAdder endedOtherwise = new LongAdder();
     private final LongAdder rejectedCount = new LongAdder();
-    /** Pending timers when unlimited: +1 on accept, -1 on end. */
-    private final LongAdder pendingAdder = new LongAdder();
     /** Pending timers when maxPending is set: cas-reserved on accept so the limit is exact. */
     private final AtomicLong pendingLimited = new AtomicLong();
     /** sv by the owner after each step. */
@@ -386,19 +395,19 @@ public final class WheelTimer extends AbstractExecutorService implements Schedul
                     break;
                 }
             }
-        } else {
-            pendingAdder.increment();
         }
-        scheduledCount.increment();
         long key = t.key; // read before the offer: the owner may rewrite it afterwards
-        starts.offer(t);
+        starts.offer(t); // counts the timer as scheduled (the producer index)
         wakeIfEarlier(key);
         if (runState != ACTIVE && t.revoke()) {
             // A shutdown raced this schedule and nobody took the timer: it is rejected. The cancel command lets
             // the owner unlink it if it already reached the wheel.
             cancels.offer(t);
-            scheduledCount.decrement();
-            releasePending();
+            nonCancelOffers.increment();
+            revokedAccepts.increment();
+            if (maxPending != Long.MAX_VALUE) {
+                pendingLimited.decrementAndGet();
+            }
             throw rejected("the timer was shut down while scheduling");
         }
         return t;
@@ -449,9 +458,11 @@ public final class WheelTimer extends AbstractExecutorService implements Schedul
     void resubmit(PeriodicTimer t) {
         long key = t.key;
         starts.offer(t);
+        resubmitted.increment();
         wakeIfEarlier(key);
         if (runState != ACTIVE && t.revoke()) {
             cancels.offer(t);
+            nonCancelOffers.increment();
             releasePending();
         }
     }
@@ -467,6 +478,7 @@ public final class WheelTimer extends AbstractExecutorService implements Schedul
         // unlinked at its deadline) and a stale true costs a no-op reap.
         if (t.isInWheel()) {
             cancels.offer(t);
+            nonCancelOffers.increment();
             wakeForCancel();
         }
     }
@@ -475,11 +487,14 @@ public final class WheelTimer extends AbstractExecutorService implements Schedul
         if (fromPhase == ScheduledTimer.RETURNED) {
             return; // handed back by shutdownNow: already ended for this timer
         }
-        cancelledCount.increment();
-        releasePending();
+        if (maxPending != Long.MAX_VALUE) {
+            pendingLimited.decrementAndGet();
+        }
         if (fromPhase == ScheduledTimer.NEW) {
-            cancels.offer(t);
+            cancels.offer(t); // counts the cancel (the producer index)
             wakeForCancel();
+        } else {
+            cancelsWithoutOffer.increment();
         }
     }
 
@@ -487,11 +502,12 @@ public final class WheelTimer extends AbstractExecutorService implements Schedul
         releasePending();
     }
 
+    /** A timer ended other than by cancel (ran, failed, revoked, handed back). */
     private void releasePending() {
         if (maxPending != Long.MAX_VALUE) {
             pendingLimited.decrementAndGet();
         } else {
-            pendingAdder.decrement();
+            endedOtherwise.increment();
         }
     }
 
@@ -955,9 +971,17 @@ public final class WheelTimer extends AbstractExecutorService implements Schedul
 
     /** @return a snapshot of the counters */
     public TimerMetrics metrics() {
-        long pending = maxPending != Long.MAX_VALUE ? pendingLimited.get() : pendingAdder.sum();
-        return new TimerMetrics(pending, scheduledCount.sum(), firedPublished, cancelledCount.sum(),
-                rejectedCount.sum(), lagNanos);
+        // Read without stopping anything, in an order that can only make pending read high, never low, while
+        // timers move: ends before starts (a timer's start offer happens before whatever ends it); the cancel
+        // corrections after the cancel index and the start corrections before the start index (each correction is
+        // incremented after the offer it corrects, so a correction read first is already in the index read next).
+        long cancelled = cancels.currentProducerIndex();
+        cancelled += cancelsWithoutOffer.sum() - nonCancelOffers.sum();
+        long ended = endedOtherwise.sum();
+        long notNew = resubmitted.sum() + revokedAccepts.sum();
+        long scheduled = starts.currentProducerIndex() - notNew;
+        long pending = maxPending != Long.MAX_VALUE ? pendingLimited.get() : scheduled - cancelled - ended;
+        return new TimerMetrics(pending, scheduled, firedPublished, cancelled, rejectedCount.sum(), lagNanos);
     }
 
     /** @return the tick length in nanoseconds */
