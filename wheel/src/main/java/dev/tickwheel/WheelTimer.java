@@ -119,6 +119,18 @@ public final class WheelTimer extends AbstractExecutorService implements Schedul
 
     /** How long an idle owner may leave cancelled timers in the wheel before a cancel wakes it. */
     static final long REAP_NANOS = TimeUnit.MILLISECONDS.toNanos(10);
+    /** Elements per chunk of the start and cancel queues. */
+    static final int CHUNK = 1024;
+    /**
+     * Chunks each queue allocates up front and recycles (8 x 1024 references: 32 KB a queue with compressed
+     * references). A backlog that outgrows them makes the producers allocate chunks that become garbage.
+     */
+    static final int POOLED_CHUNKS = 8;
+    /**
+     * Commands a queue may gather behind a parked owner before the producer that offers the next one wakes it: one
+     * chunk, which leaves the owner six pooled chunks of slack to wake up in before a producer must allocate.
+     */
+    static final long WAKE_BACKLOG = CHUNK;
 
     private static final VarHandle WAKEUP_TICK;
     private static final VarHandle RUN_STATE;
@@ -179,6 +191,13 @@ public final class WheelTimer extends AbstractExecutorService implements Schedul
     private volatile long wakeupTick = AWAKE;
     /** The tick at which the owner planned its park. Plain: written by the owner before the sv of wakeupTick. */
     private long parkedAtTick;
+    /**
+     * The start and cancel queues' consumer indexes when the owner planned its park (before its last drains, so at
+     * or behind where it stopped). Plain, as parkedAtTick: a producer that reads a stale one only wakes the owner
+     * a little early or late; no wake-up depends on it for correctness (see wakeIfEarlier).
+     */
+    private long parkedStartsIndex;
+    private long parkedCancelsIndex;
     /** Why the owner failed, or null. sv by the owner before it stores STOP; lv by producers. */
     private volatile Throwable failure;
     /** Set (sv) once the owner has exited, after which no thread polls the queues except the shutdownNow winner. */
@@ -228,8 +247,8 @@ public final class WheelTimer extends AbstractExecutorService implements Schedul
         }
         this.wheel = new TimingWheel<>(bits);
         this.due = new ScheduledTimer<?>[3 * batch];
-        this.starts = new MpscUnboundedXaddArrayQueue<>(1024, 4);
-        this.cancels = new MpscUnboundedXaddArrayQueue<>(1024, 4);
+        this.starts = new MpscUnboundedXaddArrayQueue<>(CHUNK, POOLED_CHUNKS);
+        this.cancels = new MpscUnboundedXaddArrayQueue<>(CHUNK, POOLED_CHUNKS);
 
         String name = b.namePrefix + "-" + TIMER_IDS.incrementAndGet();
         ThreadFactory factory = b.threadFactory != null ? b.threadFactory : new NamedThreads(name, b.daemon);
@@ -427,16 +446,23 @@ public final class WheelTimer extends AbstractExecutorService implements Schedul
         // The offer claimed its queue index with an atomic add (a volatile read-modify-write) before this volatile
         // load; the owner stores its plan and then loads that index (planPark). The element itself is stored with
         // only a release, so the owner must not judge by the element alone: it checks the index too.
+        // The backlog test is a heuristic on top: it keeps a parked owner from letting the queue outgrow its pooled
+        // chunks (a producer's index load reads the line its own add just wrote).
         long planned = wakeupTick;
-        if (key < planned && WAKEUP_TICK.compareAndSet(this, planned, AWAKE)) {
+        if (planned != AWAKE && (key < planned || starts.currentProducerIndex() - parkedStartsIndex >= WAKE_BACKLOG)
+                && WAKEUP_TICK.compareAndSet(this, planned, AWAKE)) {
             unparkOwner();
         }
     }
 
-    /** Wakes an owner that plans a long sleep, so a cancelled timer is unlinked within about REAP_NANOS. */
+    /**
+     * Wakes an owner that plans a long sleep, so a cancelled timer is unlinked within about REAP_NANOS, or that has
+     * a chunk of cancel commands waiting.
+     */
     private void wakeForCancel() {
         long planned = wakeupTick;
-        if (planned != AWAKE && planned - parkedAtTick > reapTicks
+        if (planned != AWAKE && (planned - parkedAtTick > reapTicks
+                || cancels.currentProducerIndex() - parkedCancelsIndex >= WAKE_BACKLOG)
                 && WAKEUP_TICK.compareAndSet(this, planned, AWAKE)) {
             unparkOwner();
         }
@@ -715,6 +741,8 @@ public final class WheelTimer extends AbstractExecutorService implements Schedul
         }
         int rs = runState;
         parkedAtTick = tick;
+        parkedStartsIndex = starts.currentConsumerIndex();
+        parkedCancelsIndex = cancels.currentConsumerIndex();
         wakeupTick = planned; // sv, then the queues' producer indexes (lv, in isEmpty): the Dekker handshake
         int reaped = cancels.drain(reaper, batch);
         int started = starts.drain(starter, batch);

@@ -16,8 +16,8 @@ import org.jctools.queues.MpscUnboundedXaddArrayQueue;
 public final class MpscFloorAdapter implements TimerAdapter {
     private static final int BATCH = 16_384;
 
-    private final MpscUnboundedXaddArrayQueue<Object> starts = new MpscUnboundedXaddArrayQueue<>(1024, 4);
-    private final MpscUnboundedXaddArrayQueue<Object> cancels = new MpscUnboundedXaddArrayQueue<>(1024, 4);
+    private final MpscUnboundedXaddArrayQueue<Object> starts = new MpscUnboundedXaddArrayQueue<>(1024, 8);
+    private final MpscUnboundedXaddArrayQueue<Object> cancels = new MpscUnboundedXaddArrayQueue<>(1024, 8);
     private final Thread consumer;
     /** Written by close(), read by the consumer. */
     private volatile boolean running = true;
