@@ -95,10 +95,14 @@ public final class TimingWheel<N extends TimingWheel.Node> {
     public static class Node {
         /** The key, valid while the node is in a wheel (and the last one it had after). */
         long key;
-        /** Neighbours in the slot's circular list; null while not in a wheel. */
+        /** Neighbours in the slot's circular list; null exactly while the node is in no wheel. */
         Node prev;
         Node next;
-        /** The wheel holding this node, or null. */
+        /**
+         * The wheel holding this node while {@link #prev} is non-null; afterwards the last wheel it was in (or null
+         * if never added). Left set on removal so that removing and re-adding to the same wheel, the common case,
+         * stores no reference here: each reference store costs a GC write barrier.
+         */
         TimingWheel<?> wheel;
 
         /** Creates a node that is in no wheel. */
@@ -112,7 +116,7 @@ public final class TimingWheel<N extends TimingWheel.Node> {
 
         /** @return whether the node is in some wheel */
         public final boolean isInWheel() {
-            return wheel != null;
+            return prev != null;
         }
     }
 
@@ -150,6 +154,8 @@ public final class TimingWheel<N extends TimingWheel.Node> {
     private int occupiedLevels;
 
     private long now;
+    /** {@code maxAllowedKey(now)}, kept in step with {@link #now} by {@link #setNow} so that add need not derive it. */
+    private long maxKey;
     private int size;
     private boolean advancing;
     /** Nodes expired or cascaded, and slots processed, since creation: the test seam for cost checks. */
@@ -238,7 +244,7 @@ public final class TimingWheel<N extends TimingWheel.Node> {
             }
         }
         this.occupied = new long[wordCount];
-        this.now = startKey;
+        setNow(startKey);
     }
 
     /** @return a copy of the bits per level, lowest level first */
@@ -271,7 +277,13 @@ public final class TimingWheel<N extends TimingWheel.Node> {
      *         {@code min(Long.MAX_VALUE, minAllowedKey() + 2^B - 1)} where {@code B} is the sum of the level bits
      */
     public long maxAllowedKey() {
-        return maxAllowedKey(now);
+        return maxKey;
+    }
+
+    /** Moves {@link #now} and the cached {@link #maxKey} with it. */
+    private void setNow(long at) {
+        now = at;
+        maxKey = maxAllowedKey(at);
     }
 
     private long maxAllowedKey(long at) {
@@ -293,7 +305,7 @@ public final class TimingWheel<N extends TimingWheel.Node> {
      * @return whether the node is in this wheel
      */
     public boolean contains(N node) {
-        return node.wheel == this;
+        return holds(node);
     }
 
     /**
@@ -338,15 +350,16 @@ public final class TimingWheel<N extends TimingWheel.Node> {
             throw new IllegalArgumentException("range [" + lo + ", " + hi + "] is outside the allowed keys ["
                     + now + ", " + max + "]");
         }
-        if (node.wheel == this) {
+        boolean here = holds(node);
+        if (here) {
             if (node.key >= lo && node.key <= hi) {
                 return node.key;
             }
-        } else if (node.wheel != null) {
+        } else if (node.prev != null) {
             throw new IllegalArgumentException("node is already in another wheel");
         }
         long key = from == to ? to : roundDownToLevelBoundary(from, to);
-        if (node.wheel == this) {
+        if (here) {
             unlink(node);
             size--;
         }
@@ -376,7 +389,7 @@ public final class TimingWheel<N extends TimingWheel.Node> {
      * @return true if the node was in this wheel and is now removed; false (and nothing changes) if it was not
      */
     public boolean remove(N node) {
-        if (node.wheel != this) {
+        if (!holds(node)) {
             return false;
         }
         unlink(node);
@@ -394,7 +407,7 @@ public final class TimingWheel<N extends TimingWheel.Node> {
      *                                  {@code [minAllowedKey(), maxAllowedKey()]}
      */
     public void reschedule(N node, long key) {
-        if (node.wheel != this) {
+        if (!holds(node)) {
             throw new IllegalArgumentException("node is not in this wheel");
         }
         checkKey(key);
@@ -429,7 +442,6 @@ public final class TimingWheel<N extends TimingWheel.Node> {
      * @throws IllegalArgumentException if maxExpired &lt; 1
      * @throws IllegalStateException    if called from the handler of another call
      */
-    @SuppressWarnings("unchecked")
     public int increaseMinAllowedKey(long key, int maxExpired, Consumer<? super N> handler) {
         if (maxExpired < 1) {
             throw new IllegalArgumentException("maxExpired " + maxExpired + " must be at least 1");
@@ -441,6 +453,14 @@ public final class TimingWheel<N extends TimingWheel.Node> {
         if (key <= now) {
             return 0;
         }
+        // A caller that advances often mostly lands here or finds no event up to key; the loop is kept out of line so
+        // that this entry stays small enough to inline.
+        return advance(key, maxExpired, handler);
+    }
+
+    /** The body of {@link #increaseMinAllowedKey(long, int, Consumer)} once the arguments are checked and key > now. */
+    @SuppressWarnings("unchecked")
+    private int advance(long key, int maxExpired, Consumer<? super N> handler) {
         advancing = true;
         int expired = 0;
         try {
@@ -451,7 +471,7 @@ public final class TimingWheel<N extends TimingWheel.Node> {
                 if (event > key || (event == key && level == 0)) {
                     break;
                 }
-                now = event;
+                setNow(event);
                 visits++;
                 Sentinel slot = slots[slotBase[level] + digit];
                 if (level > 0) {
@@ -471,7 +491,7 @@ public final class TimingWheel<N extends TimingWheel.Node> {
                     handler.accept((N) head);
                 }
             }
-            now = key;
+            setNow(key);
             return expired;
         } finally {
             advancing = false;
@@ -560,7 +580,6 @@ public final class TimingWheel<N extends TimingWheel.Node> {
                 Node following = n.next;
                 n.prev = null;
                 n.next = null;
-                n.wheel = null;
                 n = following;
             }
             slot.next = slot;
@@ -610,20 +629,36 @@ public final class TimingWheel<N extends TimingWheel.Node> {
     // ---------------------------------------------------------------------------------------------------------
     // Internals
 
+    // The checks below are on every add: their failure messages are built in separate methods so that the checks
+    // stay a few instructions and add stays small enough for the JIT to inline into its caller.
+
     private void checkFree(N node) {
         Objects.requireNonNull(node, "node");
-        if (node.wheel != null) {
-            throw new IllegalArgumentException(node.wheel == this
-                    ? "node is already in this wheel (at key " + node.key + "); use reschedule to move it"
-                    : "node is already in another wheel");
+        if (node.prev != null) {
+            throw notFree(node);
         }
     }
 
+    private IllegalArgumentException notFree(Node node) {
+        return new IllegalArgumentException(node.wheel == this
+                ? "node is already in this wheel (at key " + node.key + "); use reschedule to move it"
+                : "node is already in another wheel");
+    }
+
     private void checkKey(long key) {
-        if (key < now || key > maxAllowedKey()) {
-            throw new IllegalArgumentException("key " + key + " is outside the allowed keys [" + now + ", "
-                    + maxAllowedKey() + "]");
+        if (key < now || key > maxKey) {
+            throw keyOutside(key);
         }
+    }
+
+    private IllegalArgumentException keyOutside(long key) {
+        return new IllegalArgumentException("key " + key + " is outside the allowed keys [" + now + ", " + maxKey
+                + "]");
+    }
+
+    /** Whether the node is in this wheel: it is in some wheel ({@code prev} set) and that wheel is this one. */
+    private boolean holds(Node node) {
+        return node.prev != null && node.wheel == this;
     }
 
     private int levelOf(long key) {
@@ -634,18 +669,27 @@ public final class TimingWheel<N extends TimingWheel.Node> {
         return levelOfBit[63 - Long.numberOfLeadingZeros(diff)];
     }
 
-    /** Appends a node to the tail of its slot's list and marks the slot occupied. */
+    /** Appends a node to the tail of its slot's list and marks the slot occupied if it was empty. */
     private void link(Node node, long key) {
         int level = levelOf(key);
         int digit = (int) ((key >>> shift[level]) & mask[level]);
         Sentinel slot = slots[slotBase[level] + digit];
         Node tail = slot.prev;
         node.key = key;
-        node.wheel = this;
+        if (node.wheel != this) {
+            node.wheel = this;
+        }
         node.prev = tail;
         node.next = slot;
         tail.next = node;
         slot.prev = node;
+        if (tail == slot) {
+            // The slot was empty, so its bits are clear (a slot's bit is set exactly while it is non-empty).
+            setOccupied(level, digit);
+        }
+    }
+
+    private void setOccupied(int level, int digit) {
         int w = digit >>> 6;
         occupied[wordBase[level] + w] |= 1L << digit;
         summary[level] |= 1L << w;
@@ -660,7 +704,6 @@ public final class TimingWheel<N extends TimingWheel.Node> {
         n.prev = p;
         node.prev = null;
         node.next = null;
-        node.wheel = null;
         if (p == n) {
             // Only the sentinel is left: the slot is empty.
             Sentinel slot = (Sentinel) p;
@@ -727,7 +770,7 @@ public final class TimingWheel<N extends TimingWheel.Node> {
      * O(slot size); for tests that follow an element down the levels.
      */
     int levelOfSlotHolding(Node node) {
-        if (node.wheel != this) {
+        if (!holds(node)) {
             throw new IllegalArgumentException("node is not in this wheel");
         }
         Node n = node.next;
