@@ -84,6 +84,9 @@ public final class TimingWheel<N extends TimingWheel.Node> {
     /** The largest key an element may have. */
     public static final long MAX_REPRESENTABLE_KEY = Long.MAX_VALUE;
 
+    /** The widest digit mask of a level: 2^MAX_LEVEL_BITS - 1. */
+    private static final int MAX_DIGIT_MASK = (1 << MAX_LEVEL_BITS) - 1;
+
     private static final int[] DEFAULT_LEVEL_BITS = {6, 6, 6, 6, 6, 6, 6, 6};
 
     /**
@@ -146,6 +149,12 @@ public final class TimingWheel<N extends TimingWheel.Node> {
     private final int[] wordBase;
     /** levelOfBit[b]: the level that holds a key whose highest bit differing from now is b. */
     private final byte[] levelOfBit;
+    /**
+     * placement[64 - numberOfLeadingZeros(key ^ now)]: where {@link #link} puts such a key, packed so that one load
+     * replaces four: bits 0-5 the level's shift (a {@code long} shift uses only those bits), 6-17 the level's
+     * digit mask, 18 and up the index of the level's first sentinel in {@link #slots}. Entry 0 is for key == now.
+     */
+    private final long[] placement;
     private final Sentinel[] slots;
     private final long[] occupied;
     /** summary[l]: bit w set when level l's bitmap word w is non-zero. */
@@ -236,6 +245,11 @@ public final class TimingWheel<N extends TimingWheel.Node> {
                 }
             }
             levelOfBit[b] = (byte) l;
+        }
+        this.placement = new long[65];
+        for (int i = 0; i <= 64; i++) {
+            int l = i == 0 ? 0 : levelOfBit[i - 1];
+            placement[i] = shift[l] | mask[l] << 6 | (long) slotBase[l] << 18;
         }
         this.slots = new Sentinel[slotCount];
         for (int l = 0; l < levels; l++) {
@@ -671,9 +685,9 @@ public final class TimingWheel<N extends TimingWheel.Node> {
 
     /** Appends a node to the tail of its slot's list and marks the slot occupied if it was empty. */
     private void link(Node node, long key) {
-        int level = levelOf(key);
-        int digit = (int) ((key >>> shift[level]) & mask[level]);
-        Sentinel slot = slots[slotBase[level] + digit];
+        long place = placement[64 - Long.numberOfLeadingZeros(key ^ now)];
+        int digit = (int) (key >>> place & place >>> 6) & MAX_DIGIT_MASK;
+        Sentinel slot = slots[(int) (place >>> 18) + digit];
         Node tail = slot.prev;
         node.key = key;
         if (node.wheel != this) {
@@ -685,7 +699,7 @@ public final class TimingWheel<N extends TimingWheel.Node> {
         slot.prev = node;
         if (tail == slot) {
             // The slot was empty, so its bits are clear (a slot's bit is set exactly while it is non-empty).
-            setOccupied(level, digit);
+            setOccupied(slot.level, digit);
         }
     }
 
