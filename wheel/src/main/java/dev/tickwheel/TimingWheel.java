@@ -94,6 +94,9 @@ public final class TimingWheel<N extends TimingWheel.Node> {
      * scheduled element costs a single object.
      *
      * <p>Not thread-safe: its fields belong to the thread that uses the wheel it is in.
+     *
+     * <p>A node that left a wheel drops its links to other nodes but keeps a reference to that wheel, so holding
+     * on to it keeps the wheel reachable.
      */
     public static class Node {
         /** The key, valid while the node is in a wheel (and the last one it had after). */
