@@ -654,7 +654,9 @@ public final class WheelTimer extends AbstractExecutorService implements Schedul
         if (t.phase() != ScheduledTimer.NEW) {
             return; // cancelled or revoked before reaching the wheel; already accounted for
         }
-        if (t.isPeriodic() && runState != ACTIVE) {
+        // shutdown() ends periodic timers; after shutdownNow (STOP, which may have landed during this step) they
+        // are linked like any other, so that stopNow hands them back.
+        if (t.isPeriodic() && runState == SHUTDOWN) {
             if (t.revoke()) {
                 releasePending();
             }
