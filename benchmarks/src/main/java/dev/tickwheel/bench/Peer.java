@@ -37,6 +37,16 @@ public enum Peer {
             return new TickwheelAdapter(false, 100_000);
         }
     },
+    /**
+     * {@code WheelTimer} with a 100 µs tick and {@code runTasksOnOwnerThread()}: the configuration for tiny
+     * latency-sensitive tasks. For the lateness scenario, to separate the worker hand-off from the rest.
+     */
+    TICKWHEEL_100US_INLINE("Tickwheel, 100 µs tick, tasks on owner") {
+        @Override
+        public TimerAdapter create() {
+            return new TickwheelAdapter(true, 100_000);
+        }
+    },
     /** {@code ScheduledThreadPoolExecutor(1)} with {@code setRemoveOnCancelPolicy(true)}. */
     JDK_STPE("JDK STPE") {
         @Override

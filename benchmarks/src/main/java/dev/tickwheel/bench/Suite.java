@@ -143,6 +143,7 @@ public final class Suite {
         s.memoryTimers = 1_000_000;
         List<Peer> withTicks = new ArrayList<>(withInline);
         withTicks.add(1, Peer.TICKWHEEL_100US);
+        withTicks.add(2, Peer.TICKWHEEL_100US_INLINE);
         s.latenessPeers = withTicks;
         s.latenessWarmup = 2;
         s.latenessSeconds = 10;
@@ -610,7 +611,8 @@ public final class Suite {
         if (early != null) {
             double allEarly = 0;
             StringBuilder each = new StringBuilder();
-            for (Peer p : List.of(Peer.TICKWHEEL, Peer.TICKWHEEL_INLINE, Peer.TICKWHEEL_100US)) {
+            for (Peer p : List.of(Peer.TICKWHEEL, Peer.TICKWHEEL_INLINE, Peer.TICKWHEEL_100US,
+                    Peer.TICKWHEEL_100US_INLINE)) {
                 Double e = value("late.early", p);
                 if (e != null) {
                     allEarly += e;
@@ -621,9 +623,12 @@ public final class Suite {
             Double p99 = value("late.p99", Peer.TICKWHEEL);
             Double jdk = value("late.p99", Peer.JDK_STPE);
             Double fine = value("late.p99", Peer.TICKWHEEL_100US);
+            Double fineInline = value("late.p99", Peer.TICKWHEEL_100US_INLINE);
             if (jdk != null) {
                 out.add(verdict(p99 <= jdk, "lateness p99 no worse than the JDK's: " + fmt(p99) + " ms vs "
-                        + fmt(jdk) + " ms" + (fine == null ? "" : " (with a 100 µs tick: " + fmt(fine) + " ms)")));
+                        + fmt(jdk) + " ms" + (fine == null ? "" : " (with a 100 µs tick: " + fmt(fine) + " ms)")
+                        + (fineInline == null ? "" : " (with a 100 µs tick and tasks on the owner thread: "
+                        + fmt(fineInline) + " ms)")));
             }
         }
         Double idle = value("idle", Peer.TICKWHEEL);
