@@ -441,6 +441,11 @@ class WheelTimerHostileInputTest {
             assertNamesValue(assertThrows(IllegalArgumentException.class,
                     () -> WheelTimer.builder().maxPending(bad)), bad);
         }
+        for (int bad : new int[] {Integer.MIN_VALUE, -1, 0, 1, WheelTimer.Builder.MAX_POOLED_QUEUE_CHUNKS + 1,
+                Integer.MAX_VALUE}) {
+            assertNamesValue(assertThrows(IllegalArgumentException.class,
+                    () -> WheelTimer.builder().pooledQueueChunks(bad)), bad);
+        }
         assertNamesValue(assertThrows(NullPointerException.class, () -> WheelTimer.builder().executor(null)),
                 "executor");
         assertNamesValue(assertThrows(NullPointerException.class, () -> WheelTimer.builder().threadFactory(null)),

@@ -155,6 +155,32 @@ class WheelTimerMetricsTest {
     }
 
     @Test
+    void aBacklogBeyondThePooledChunksLosesNothingAndCountsExactly() {
+        // Two pooled chunks of 1,024: 5,000 starts and 5,000 cancels pile up before the first step, so both queues
+        // grow by chunks they then recycle or drop.
+        WheelTimer timer = WheelTimer.builder().timeSource(clock).manualDrive().executor(Runnable::run)
+                .pooledQueueChunks(2).build();
+        AtomicInteger runs = new AtomicInteger();
+        List<ScheduledFuture<?>> kept = new java.util.ArrayList<>();
+        for (int i = 0; i < 10_000; i++) {
+            ScheduledFuture<?> f = timer.schedule(runs::incrementAndGet, 1 + i % 7, MILLISECONDS);
+            if (i % 2 == 0) {
+                assertTrue(f.cancel(false));
+            } else {
+                kept.add(f);
+            }
+        }
+        assertCounts(timer, 5_000, 10_000, 0, 5_000, 0);
+        clock.advance(10, MILLISECONDS);
+        timer.step();
+        assertEquals(5_000, runs.get());
+        for (ScheduledFuture<?> f : kept) {
+            assertTrue(f.isDone());
+        }
+        assertCounts(timer, 0, 10_000, 5_000, 5_000, 0);
+    }
+
+    @Test
     void withALimitPendingIsExactAndTheOtherCountsAgree() {
         WheelTimer timer = WheelTimer.builder().timeSource(clock).manualDrive().executor(Runnable::run)
                 .maxPending(2).build();
