@@ -943,7 +943,8 @@ class WheelTimerManualClockTest {
         assertNotEquals("", t.toString());
     }
 
-    private static void assertMetrics(WheelTimer t, long pending, long scheduled, long fired, long cancelled,
+    /** Each count of the timer's metrics, naming the one that differs. Shared with WheelTimerMetricsTest. */
+    static void assertMetrics(WheelTimer t, long pending, long scheduled, long fired, long cancelled,
                                       long rejected) {
         TimerMetrics m = t.metrics();
         String all = m.toString();

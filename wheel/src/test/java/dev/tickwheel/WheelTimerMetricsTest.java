@@ -36,12 +36,7 @@ class WheelTimerMetricsTest {
 
     private static void assertCounts(WheelTimer timer, long pending, long scheduled, long fired, long cancelled,
                                      long rejected) {
-        TimerMetrics m = timer.metrics();
-        assertEquals(pending, m.pending(), "pending: " + m);
-        assertEquals(scheduled, m.scheduled(), "scheduled: " + m);
-        assertEquals(fired, m.fired(), "fired: " + m);
-        assertEquals(cancelled, m.cancelled(), "cancelled: " + m);
-        assertEquals(rejected, m.rejected(), "rejected: " + m);
+        WheelTimerManualClockTest.assertMetrics(timer, pending, scheduled, fired, cancelled, rejected);
     }
 
     @Test
