@@ -66,26 +66,21 @@ public final class CpuPerOperation {
         CountingTask task = new CountingTask();
         ProducerRing ring = new ProducerRing(timer, task, pending, 0x5EED);
         ChildJvm.sleep(200);
-        List<Thread> mine = new ArrayList<>();
-        for (Thread t : Thread.getAllStackTraces().keySet()) {
-            if (!before.contains(t)) {
-                mine.add(t);
-            }
-        }
+        List<Thread> mine = ThreadCpu.appearedSince(before);
         // The threads' idle burn per 100 ms: the least of five samples with the producer idle (the fill's own
         // backlog, if any, makes the early samples higher).
         long idle = Long.MAX_VALUE;
         for (int i = 0; i < 5; i++) {
-            long c0 = cpu(mx, mine);
+            long c0 = ThreadCpu.nanos(mx, mine);
             ChildJvm.sleep(100);
-            idle = Math.min(idle, cpu(mx, mine) - c0);
+            idle = Math.min(idle, ThreadCpu.nanos(mx, mine) - c0);
         }
         double producer = 0;
         double threads = 0;
         long ops = 0;
         for (int round = 0; round < warmup + rounds; round++) {
             long p0 = mx.getCurrentThreadCpuTime();
-            long t0 = cpu(mx, mine);
+            long t0 = ThreadCpu.nanos(mx, mine);
             long w0 = System.nanoTime();
             long n = 0;
             while (System.nanoTime() - w0 < 1_000_000_000L) {
@@ -95,7 +90,7 @@ public final class CpuPerOperation {
                 n += 1000;
             }
             long p1 = mx.getCurrentThreadCpuTime();
-            long t1 = cpu(mx, mine);
+            long t1 = ThreadCpu.nanos(mx, mine);
             if (round >= warmup) {
                 producer += p1 - p0;
                 threads += t1 - t0;
@@ -110,9 +105,9 @@ public final class CpuPerOperation {
         long threshold = Math.max(5_000_000L, idle + idle / 5);
         long d0 = System.nanoTime();
         long drainCpu = 0;
-        for (long prev = cpu(mx, mine); System.nanoTime() - d0 < 30_000_000_000L; ) {
+        for (long prev = ThreadCpu.nanos(mx, mine); System.nanoTime() - d0 < 30_000_000_000L; ) {
             ChildJvm.sleep(100);
-            long now = cpu(mx, mine);
+            long now = ThreadCpu.nanos(mx, mine);
             long delta = now - prev;
             prev = now;
             if (delta < threshold) {
@@ -129,16 +124,5 @@ public final class CpuPerOperation {
                 "timerNs", String.format(Locale.ROOT, "%.1f", threads / ops),
                 "totalNs", String.format(Locale.ROOT, "%.1f", (producer + threads) / ops),
                 "drainMs", String.valueOf(drainMs)));
-    }
-
-    private static long cpu(ThreadMXBean mx, List<Thread> threads) {
-        long sum = 0;
-        for (Thread t : threads) {
-            long ns = mx.getThreadCpuTime(t.getId());
-            if (ns > 0) {
-                sum += ns;
-            }
-        }
-        return sum;
     }
 }

@@ -2,7 +2,6 @@ package dev.tickwheel.bench;
 
 import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadMXBean;
-import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -67,21 +66,16 @@ public final class IdleCpu {
             TimerAdapter t = p.create();
             t.schedule(task, 3_600_000);
             ChildJvm.sleep(200); // threads some peers start lazily, on the first timer
-            List<Thread> mine = new ArrayList<>();
-            for (Thread th : Thread.getAllStackTraces().keySet()) {
-                if (!before.contains(th)) {
-                    mine.add(th);
-                }
-            }
+            List<Thread> mine = ThreadCpu.appearedSince(before);
             timers.put(p, t);
             owned.put(p, mine);
         }
         ChildJvm.sleep(1_000);
         Map<Peer, Long> start = new LinkedHashMap<>();
-        owned.forEach((p, list) -> start.put(p, cpu(threads, list)));
+        owned.forEach((p, list) -> start.put(p, ThreadCpu.nanos(threads, list)));
         ChildJvm.sleep(WINDOW_MS);
         Map<Peer, Long> end = new LinkedHashMap<>();
-        owned.forEach((p, list) -> end.put(p, cpu(threads, list)));
+        owned.forEach((p, list) -> end.put(p, ThreadCpu.nanos(threads, list)));
         timers.values().forEach(TimerAdapter::close);
         if (task.runs() != 0) {
             throw new IllegalStateException(task.runs() + " one-hour timers fired");
@@ -95,17 +89,5 @@ public final class IdleCpu {
                     String.format(Locale.ROOT, "%.3f", (end.get(p) - start.get(p)) / 1e6),
                     "threads", names.length() == 0 ? "-" : names));
         }
-    }
-
-    /** CPU ns of the threads (a thread that has ended reports -1 and is skipped). */
-    private static long cpu(ThreadMXBean mx, List<Thread> list) {
-        long sum = 0;
-        for (Thread t : list) {
-            long ns = mx.getThreadCpuTime(t.getId());
-            if (ns > 0) {
-                sum += ns;
-            }
-        }
-        return sum;
     }
 }
