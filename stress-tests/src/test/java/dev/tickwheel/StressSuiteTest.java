@@ -39,6 +39,7 @@ class StressSuiteTest {
             "dev.tickwheel.CancelVsCancel",
             "dev.tickwheel.CancelVsStartDrain",
             "dev.tickwheel.ScheduleVsShutdownNow",
+            "dev.tickwheel.PeriodicStartVsShutdownNow",
             "dev.tickwheel.PeriodicCancelVsReschedule",
             "dev.tickwheel.ScheduleVsParkPlan",
             "dev.tickwheel.GetReleasedByFire",
