@@ -3,7 +3,9 @@ package dev.tickwheel;
 /**
  * A snapshot of a {@link WheelTimer}'s counters, from {@link WheelTimer#metrics()}. The counts are read one after
  * another without stopping the timer: at rest they are exact; under load they are not taken at one instant, and a
- * timer that starts or ends while they are read may still be counted as pending (never the other way round).
+ * timer that starts or ends while they are read may still be counted as pending (never the other way round). A
+ * timer's future completes just before its run or cancel is counted, so a thread that has just seen it complete may
+ * briefly read it as pending.
  * Reading them costs a few volatile loads and {@link java.util.concurrent.atomic.LongAdder} sums; keeping them
  * costs {@code schedule} and {@code cancel} nothing (they are read off the command queues' indexes).
  */
