@@ -5,10 +5,16 @@ package dev.tickwheel;
  * the negated delay), as in {@link java.util.concurrent.ScheduledThreadPoolExecutor}.
  *
  * <h2>Concurrency</h2>
- * After each run the runner moves RUNNING &rarr; NEW by CAS and offers the node to the start queue again, so runs
- * never overlap. A cancel may also leave RUNNING (to CANCELLED, or through INTERRUPTING when it interrupts the
- * runner); whichever CAS wins decides whether there is a next run, so after {@code cancel} returns true there is
- * no further start. An exception from the task, or the timer's shutdown, ends it.
+ * Each run claims the timer (NEW &rarr; CLAIMED), publishes its thread in {@link #runner} and starts (CLAIMED
+ * &rarr; RUNNING), as a one-shot does. After the task returns the runner moves RUNNING &rarr; NEW by CAS and offers
+ * the node to the start queue again, so runs never overlap. A cancel may leave CLAIMED or RUNNING instead (to
+ * CANCELLED, or through INTERRUPTING when it interrupts the runner), and so may {@code shutdown()}, which ends every
+ * periodic timer before it returns ({@link #endByShutdown()}); whichever CAS wins decides whether there is a next
+ * run, so after {@code cancel} or {@code shutdown} returns no run starts. An exception from the task ends it.
+ *
+ * <p>The next period's key goes into {@link #nextKey}, never into the wheel's {@code key}: a caller may run the
+ * timer (its public {@code run()}) while the owner still has it linked in the wheel, where the owner reads
+ * {@code key} as it cascades the node. The owner copies {@code nextKey} when it takes the start command.
  */
 final class PeriodicTimer extends ScheduledTimer<Void> {
 
@@ -16,23 +22,52 @@ final class PeriodicTimer extends ScheduledTimer<Void> {
     private final long period;
 
     /**
-     * The scheduled time of the next run in nanoseconds since the timer's origin. Written plain by the runner while
-     * the node is out of the wheel, before the offer that publishes it to the owner.
+     * The scheduled time of the next run in nanoseconds since the timer's origin. Written plain by the runner that
+     * owns the run (between its claim and its CAS back to NEW), read by the next runner, which reaches it through
+     * that CAS and the start queue.
      */
     private long timeNanos;
 
-    /** The thread running the task now, for cancel(true). sv by the runner; lv by cancel. */
-    private volatile Thread runner;
+    /**
+     * The key of the next start. Written plain by the constructor and by the runner before the CAS back to NEW and
+     * the offer that publish it; read by the owner after its poll (an acquire) and by {@code getDelay} after a
+     * volatile load of the phase.
+     */
+    private long nextKey;
+
+    /**
+     * The thread running the task, for cancel(true). Written plain by the claim winner before {@code startRun}'s
+     * CAS (a release); read by a cancel only after its CAS from RUNNING (an acquire). Left set between runs (the
+     * next claim winner overwrites it before its own CAS), cleared when the timer ends.
+     */
+    private Thread runner;
 
     PeriodicTimer(WheelTimer timer, Runnable task, long timeNanos, long key, long period) {
         super(timer, task, 0, key);
         this.timeNanos = timeNanos;
+        this.nextKey = key;
         this.period = period;
     }
 
     @Override
     public boolean isPeriodic() {
         return true;
+    }
+
+    @Override
+    long startKey() {
+        return nextKey;
+    }
+
+    @Override
+    Thread runnerThread() {
+        return runner;
+    }
+
+    @Override
+    void clearRun() {
+        runner = null;
+        setOutcome(null); // free the task
     }
 
     @Override
@@ -43,17 +78,25 @@ final class PeriodicTimer extends ScheduledTimer<Void> {
         }
         boolean returned = claim == CLAIMED_RETURNED;
         Runnable task = (Runnable) task();
+        runner = Thread.currentThread(); // plain: released by startRun's cas
+        if (!startRun()) {
+            afterCancelledRun(); // cancelled (or ended by shutdown) between the claim and the start
+            return;
+        }
         Throwable failure = null;
-        runner = Thread.currentThread();
         try {
             task.run();
         } catch (Throwable t) {
             failure = t;
         }
-        runner = null;
-        if (failure != null) {
+        Throwable ownerFailure = timer.ownerFailure();
+        if (failure != null || ownerFailure != null) {
+            // The task threw, or the timer failed while it ran: the timer ends exceptionally, as every pending
+            // future does when the owner fails.
             if (casPhase(RUNNING, COMPLETING)) {
-                setOutcome(failure);
+                runner = null;
+                setOutcome(failure != null ? failure
+                        : new IllegalStateException("the WheelTimer owner thread failed", ownerFailure));
                 setPhase(FAILED);
                 releaseWaiters();
                 if (!returned) {
@@ -67,7 +110,7 @@ final class PeriodicTimer extends ScheduledTimer<Void> {
         if (returned || timer.isShutdown()) {
             // A run by the caller of shutdownNow, or the timer is shutting down: periodic timers end here.
             if (casPhase(RUNNING, CANCELLED)) {
-                setOutcome(null);
+                clearRun();
                 releaseWaiters();
                 if (!returned) {
                     timer.onPeriodicEndedByShutdown(this);
@@ -84,7 +127,7 @@ final class PeriodicTimer extends ScheduledTimer<Void> {
             next = WheelTimer.saturatedAdd(timer.elapsedNanos(), -period);
         }
         timeNanos = next;
-        key = timer.keyOf(next);
+        nextKey = timer.keyOf(next);
         if (casPhase(RUNNING, NEW)) {
             timer.resubmit(this);
         } else {
@@ -93,56 +136,23 @@ final class PeriodicTimer extends ScheduledTimer<Void> {
     }
 
     /**
-     * The run lost its CAS to a cancel. If that was cancel(true), wait until it has delivered its interrupt, then
-     * clear it, so the interrupt does not leak into whatever this thread runs next.
+     * {@code shutdown()}'s end of this timer: from NEW (pending, wherever it waits), CLAIMED (a run claimed but not
+     * started: it never starts) or RUNNING (the run in progress finishes; no next run) to CANCELLED.
+     *
+     * @return the phase it ended from, or -1 if it had already ended (or was handed back by shutdownNow)
      */
-    private void afterCancelledRun() {
-        setOutcome(null); // free the task
-        int p;
-        while ((p = phase()) == INTERRUPTING) {
-            Thread.yield();
-        }
-        if (p == INTERRUPTED) {
-            Thread.interrupted();
-        }
-    }
-
-    /**
-     * Stops all further runs. Before a run starts, or while it runs: returns true, and a running task is
-     * interrupted if {@code mayInterruptIfRunning}; it then runs no more. Returns false once the timer has ended.
-     */
-    @Override
-    public boolean cancel(boolean mayInterruptIfRunning) {
+    int endByShutdown() {
         for (;;) {
             int p = phase();
-            if (p == NEW || p == RETURNED) {
-                if (casPhase(p, CANCELLED)) {
-                    setOutcome(null);
-                    releaseWaiters();
-                    timer.onCancelled(this, p);
-                    return true;
+            if (p != NEW && p != CLAIMED && p != RUNNING) {
+                return -1;
+            }
+            if (casPhase(p, CANCELLED)) {
+                if (p == NEW) {
+                    setOutcome(null); // no runner: free the task now
                 }
-            } else if (p == RUNNING) {
-                if (casPhase(RUNNING, mayInterruptIfRunning ? INTERRUPTING : CANCELLED)) {
-                    if (mayInterruptIfRunning) {
-                        boolean interrupted = false;
-                        try {
-                            Thread t = runner;
-                            if (t != null) {
-                                t.interrupt();
-                                interrupted = true;
-                            }
-                        } finally {
-                            setPhase(interrupted ? INTERRUPTED : CANCELLED);
-                        }
-                    }
-                    releaseWaiters();
-                    // A timer handed back by shutdownNow and run by its caller was already accounted for.
-                    timer.onCancelled(this, handedBack() ? RETURNED : RUNNING);
-                    return true;
-                }
-            } else {
-                return false;
+                releaseWaiters();
+                return p;
             }
         }
     }

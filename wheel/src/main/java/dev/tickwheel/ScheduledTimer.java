@@ -18,39 +18,54 @@ import java.util.concurrent.locks.LockSupport;
  * <h2>Concurrency</h2>
  * The {@link #state} word decides every race, by CAS on its phase:
  * <pre>
- *   NEW ──run──▶ RUNNING ──▶ COMPLETED | FAILED            (one-shot)
- *   NEW ──cancel──▶ CANCELLED
- *   NEW ──shutdownNow collects──▶ RETURNED ──run (by the caller)──▶ RUNNING, or ──cancel──▶ CANCELLED
+ *   NEW ──run claims──▶ CLAIMED ──runner published──▶ RUNNING ──▶ COMPLETING ──▶ COMPLETED | FAILED   (one-shot)
+ *   NEW | CLAIMED ──cancel──▶ CANCELLED                        (CLAIMED: the task never starts)
+ *   RUNNING ──cancel(false)──▶ CANCELLED                       (the task runs on; its outcome is dropped)
+ *   RUNNING ──cancel(true)──▶ INTERRUPTING ──runner interrupted──▶ INTERRUPTED
+ *   NEW ──shutdownNow collects──▶ RETURNED ──run (by the caller)──▶ CLAIMED, or ──cancel──▶ CANCELLED
  *   NEW ──schedule revoked on shutdown──▶ CANCELLED          (the producer then throws RejectedExecutionException)
- *   NEW ──executor rejects──▶ FAILED
+ *   NEW ──executor rejects, or the owner fails──▶ FAILED
  * </pre>
- * Cancel and fire both start from NEW, so exactly one of them wins: a one-shot is cancelled only if it never
- * starts, which is stricter than {@link java.util.concurrent.FutureTask}, whose {@code cancel} also succeeds
- * against a running task. {@link PeriodicTimer} adds RUNNING &rarr; CANCELLED (a cancel during a run stops later
- * runs) and RUNNING &rarr; NEW (the next period).
+ * This is {@link java.util.concurrent.FutureTask}'s contract: {@link #cancel} succeeds against a task that has not
+ * completed, running or not. The run publishes the thread that runs it in two steps, as FutureTask does with its
+ * runner field: it claims the timer (NEW &rarr; CLAIMED, so no other run starts), stores its thread (plain), and
+ * only then moves CLAIMED &rarr; RUNNING (cas, which releases that store) and calls the task. A cancel that wins
+ * from CLAIMED therefore stops the task before it starts, and one that wins from RUNNING (acquiring the thread by
+ * its own cas) always has the thread to interrupt: no cancel(true) returns true against a task that then runs
+ * uninterrupted. The runner that loses its final CAS to a cancel(true) waits out INTERRUPTING and clears the
+ * interrupt, so it never reaches the next task its thread runs.
+ *
+ * <p>{@link #cancelIfNotStarted()}, the strict cancel, succeeds only from NEW or RETURNED: in a race with the fire
+ * (whose claim is the CAS from NEW) exactly one of the two wins.
  *
  * <p>The node's wheel fields ({@code key}, links) are written by the producer before the node is offered to the
- * start queue (a release; the owner's poll acquires), and after that only by the owner thread, except that
- * {@link PeriodicTimer} writes {@code key} for the next period while the node is out of the wheel and before it
- * offers the node again.
+ * start queue (a release; the owner's poll acquires), and after that only by the owner thread. A
+ * {@link PeriodicTimer}'s runner writes the next period's key into a field of its own, which the owner copies when
+ * it takes the next start command.
  *
  * <p>Memory: the object header, the wheel's key, two links and wheel reference, and the four fields here come to
- * 48 bytes with compressed references, which is the whole cost of a pending one-shot timer.
+ * 48 bytes with compressed references, which is the whole cost of a pending one-shot timer. The thread running the
+ * task needs no field of its own: while it runs, {@code taskOrOutcome} holds it (the runner keeps the task in a
+ * local).
  */
-class ScheduledTimer<V> extends TimingWheel.Node implements RunnableScheduledFuture<V> {
+class ScheduledTimer<V> extends TimingWheel.Node implements RunnableScheduledFuture<V>, TimerFuture<V> {
 
     // Phases: the low byte of state. Below COMPLETED: not done. From INTERRUPTING up: cancelled.
     static final int NEW = 0;
     static final int RETURNED = 1;
-    static final int RUNNING = 2;
-    /** Transient: the outcome is being written (periodic timers, whose RUNNING a cancel may also leave). */
-    static final int COMPLETING = 3;
-    static final int COMPLETED = 4;
-    static final int FAILED = 5;
-    static final int INTERRUPTING = 6;
-    static final int CANCELLED = 7;
+    /** A run has claimed the timer; its thread is not yet published and the task has not started. */
+    static final int CLAIMED = 2;
+    /** The runner's thread is published (see {@link #runnerThread()}); the task is running or about to. */
+    static final int RUNNING = 3;
+    /** Transient: the outcome is being written. */
+    static final int COMPLETING = 4;
+    static final int COMPLETED = 5;
+    static final int FAILED = 6;
+    /** Transient: cancel(true) won against a running task and is interrupting its thread. */
+    static final int INTERRUPTING = 7;
+    static final int CANCELLED = 8;
     /** Cancelled by cancel(true), which interrupted the runner; the runner then clears that interrupt. */
-    static final int INTERRUPTED = 8;
+    static final int INTERRUPTED = 9;
     private static final int PHASE_MASK = 0xFF;
     /** Kind bit, fixed at construction: the task is a {@link Callable}, else a {@link Runnable} with result null. */
     static final int KIND_CALLABLE = 1 << 8;
@@ -77,10 +92,13 @@ class ScheduledTimer<V> extends TimingWheel.Node implements RunnableScheduledFut
     final WheelTimer timer;
 
     /**
-     * The task until the timer ends, then its outcome (the result, or a Throwable for FAILED). Written plain by the
-     * thread that ends the timer, before it stores the terminal phase (sv), which publishes the outcome to readers
-     * that load the phase (lv) first; read plain by the thread that won RUNNING. A cancel nulls it after its CAS, to
-     * free the task: no reader looks at the outcome of a cancelled timer.
+     * The task while the timer is pending; while a one-shot runs (RUNNING), the thread running it; then its outcome
+     * (the result, or a Throwable for FAILED). Each value is written plain by the thread that owns the phase: the
+     * run's claim winner stores its thread before the CLAIMED &rarr; RUNNING cas that releases it to a cancel(true),
+     * which reads it only after winning RUNNING &rarr; INTERRUPTING; the thread that ends the timer stores the
+     * outcome before the terminal phase (sv), which publishes it to readers that load the phase (lv) first. A cancel
+     * from NEW nulls it after its CAS, and a runner that lost to a cancel nulls it once the cancel is done with it,
+     * to free the task: no reader looks at the outcome of a cancelled timer.
      */
     private Object taskOrOutcome;
 
@@ -96,6 +114,13 @@ class ScheduledTimer<V> extends TimingWheel.Node implements RunnableScheduledFut
         // Plain: published with the node by the start offer (an atomic add, then a release store of the element),
         // which every other thread that sees this timer reaches through (the owner's poll acquires; a caller gets
         // the future only after the offer). A volatile store here would cost a full fence per schedule.
+        // A future handed to another thread through a data race (a plain field, no happens-before) may be seen
+        // with its fields at their defaults, as FutureTask's may: state 0 is NEW with the Runnable kind, so such a
+        // reader sees a pending future. isDone, isCancelled and get behave as for a pending timer, and cancel's
+        // CAS, which compares against the real state, fails and retries with the state it then reads; the timer
+        // reference is final and always seen. Only the runner reads the kind and the task, and it reaches the
+        // timer through the queue. At worst getDelay reads a key of 0 until the store is seen. So the store stays
+        // plain (decided; the volatile store it replaced cost a fence per schedule in the benchmarks of f09fd8a).
         STATE.set(this, kind | NEW);
         this.key = key;
     }
@@ -141,16 +166,28 @@ class ScheduledTimer<V> extends TimingWheel.Node implements RunnableScheduledFut
     static final int CLAIMED_RETURNED = 2;
 
     /**
-     * The run's CAS: NEW &rarr; RUNNING (dispatched by the timer, or run early by a caller), or RETURNED &rarr;
-     * RUNNING (run by the caller of shutdownNow, whose timer was already accounted for).
+     * The run's claim: NEW &rarr; CLAIMED (dispatched by the timer, or run early by a caller), or RETURNED &rarr;
+     * CLAIMED (run by the caller of shutdownNow, whose timer was already accounted for). The winner owns the run;
+     * it publishes its thread and then moves to RUNNING with {@link #startRun()}.
      *
      * @return which of the two won, or NOT_CLAIMED if the timer was cancelled, ran or is running
      */
     final int claimRun() {
-        if (casPhase(NEW, RUNNING)) {
+        if (casPhase(NEW, CLAIMED)) {
             return CLAIMED_NEW;
         }
-        return casPhase(RETURNED, RUNNING) ? CLAIMED_RETURNED : NOT_CLAIMED;
+        return casPhase(RETURNED, CLAIMED) ? CLAIMED_RETURNED : NOT_CLAIMED;
+    }
+
+    /**
+     * The claim winner's second step: CLAIMED &rarr; RUNNING, after it stored its thread where
+     * {@link #runnerThread()} finds it (this cas releases that store).
+     *
+     * @return false if a cancel won from CLAIMED: the task must not start (the caller then calls
+     *         {@link #afterCancelledRun()})
+     */
+    final boolean startRun() {
+        return casPhase(CLAIMED, RUNNING);
     }
 
     /**
@@ -164,22 +201,57 @@ class ScheduledTimer<V> extends TimingWheel.Node implements RunnableScheduledFut
             return;
         }
         boolean returned = claim == CLAIMED_RETURNED;
+        Object task = taskOrOutcome; // the claim made it ours
+        taskOrOutcome = Thread.currentThread(); // plain: released by startRun's cas to a cancel(true)
+        if (!startRun()) {
+            afterCancelledRun();
+            return;
+        }
         Object outcome;
         int phase;
         try {
-            outcome = call(taskOrOutcome);
+            outcome = call(task);
             phase = COMPLETED;
         } catch (Throwable t) {
             outcome = t;
             phase = FAILED;
         }
+        if (!casPhase(RUNNING, COMPLETING)) {
+            afterCancelledRun(); // cancelled while running: the outcome is dropped, as FutureTask drops it
+            return;
+        }
         taskOrOutcome = outcome;
-        // Only the runner may leave RUNNING for a one-shot; the volatile store releases the outcome.
-        setPhase(phase);
+        setPhase(phase); // sv: releases the outcome
         releaseWaiters();
         if (!returned) {
             timer.onEnded(this, phase == FAILED);
         }
+    }
+
+    /** The thread running the task, while the phase is RUNNING or INTERRUPTING (a one-shot keeps it in its task field). */
+    Thread runnerThread() {
+        Object r = taskOrOutcome;
+        return r instanceof Thread ? (Thread) r : null;
+    }
+
+    /** Forgets the runner and the task once the run has lost to a cancel. */
+    void clearRun() {
+        taskOrOutcome = null;
+    }
+
+    /**
+     * The run lost its CAS to a cancel. If that was cancel(true), wait until it has delivered its interrupt, then
+     * clear it, so the interrupt does not leak into whatever this thread runs next; then free the task.
+     */
+    final void afterCancelledRun() {
+        int p;
+        while ((p = phase()) == INTERRUPTING) {
+            Thread.yield(); // the canceller is between its CAS and its store of INTERRUPTED: two instructions away
+        }
+        if (p == INTERRUPTED) {
+            Thread.interrupted();
+        }
+        clearRun();
     }
 
     @SuppressWarnings("unchecked")
@@ -232,24 +304,64 @@ class ScheduledTimer<V> extends TimingWheel.Node implements RunnableScheduledFut
     // Future
 
     /**
-     * Cancels the timer if it has not started: then it never runs and this returns true. Returns false if it has
-     * already started (it then runs to its end), completed or been cancelled. {@code mayInterruptIfRunning} has no
-     * effect on a one-shot timer, since a running one cannot be cancelled. Safe from any thread; never blocks.
+     * As {@link java.util.concurrent.FutureTask#cancel}: cancels the timer unless it has already completed, failed or
+     * been cancelled, and returns whether it did. A task that has not started never starts. A running task runs on
+     * (its outcome is dropped), and is interrupted if {@code mayInterruptIfRunning}; the interrupt never reaches the
+     * next task its thread runs. A periodic timer runs no more. Safe from any thread; never blocks. For the strict
+     * answer (true only if the task never started), see {@link #cancelIfNotStarted()}.
      */
     @Override
     public boolean cancel(boolean mayInterruptIfRunning) {
+        for (;;) {
+            int p = phase();
+            if (p == RUNNING) {
+                if (casPhase(RUNNING, mayInterruptIfRunning ? INTERRUPTING : CANCELLED)) {
+                    if (mayInterruptIfRunning) {
+                        try {
+                            Thread t = runnerThread(); // acquired by the cas above from the runner's startRun
+                            if (t != null) {
+                                t.interrupt();
+                            }
+                        } finally {
+                            setPhase(INTERRUPTED);
+                        }
+                    }
+                    cancelled(RUNNING);
+                    return true;
+                }
+            } else if (p == NEW || p == RETURNED || p == CLAIMED) {
+                if (casPhase(p, CANCELLED)) {
+                    cancelled(p);
+                    return true;
+                }
+            } else {
+                return false;
+            }
+        }
+    }
+
+    @Override
+    public boolean cancelIfNotStarted() {
         for (;;) {
             int p = phase();
             if (p != NEW && p != RETURNED) {
                 return false;
             }
             if (casPhase(p, CANCELLED)) {
-                taskOrOutcome = null;
-                releaseWaiters();
-                timer.onCancelled(this, p);
+                cancelled(p);
                 return true;
             }
         }
+    }
+
+    /** After a successful cancel from phase {@code from}: free the task, wake waiters, account. */
+    private void cancelled(int from) {
+        if (from == NEW || from == RETURNED) {
+            taskOrOutcome = null; // no runner: free the task now (a runner frees it itself, in afterCancelledRun)
+        }
+        releaseWaiters();
+        // A timer handed back by shutdownNow and then run by its caller was already accounted for.
+        timer.onCancelled(this, from == CLAIMED || from == RUNNING ? (handedBack() ? RETURNED : RUNNING) : from);
     }
 
     @Override
@@ -395,7 +507,15 @@ class ScheduledTimer<V> extends TimingWheel.Node implements RunnableScheduledFut
     @Override
     public long getDelay(TimeUnit unit) {
         phase(); // lv: acquires the key a periodic runner wrote before its CAS back to NEW
-        return unit.convert(timer.nanosUntilTick(key), TimeUnit.NANOSECONDS);
+        return unit.convert(timer.nanosUntilTick(startKey()), TimeUnit.NANOSECONDS);
+    }
+
+    /**
+     * The key of the timer's next start: for a one-shot, the key it was scheduled with (written before its offer,
+     * never changed after except by the owner, to the same value). {@link PeriodicTimer} answers its next period's.
+     */
+    long startKey() {
+        return key;
     }
 
     @Override
@@ -404,7 +524,7 @@ class ScheduledTimer<V> extends TimingWheel.Node implements RunnableScheduledFut
             return 0;
         }
         if (other instanceof ScheduledTimer && ((ScheduledTimer<?>) other).timer == timer) {
-            return Long.compare(key, ((ScheduledTimer<?>) other).key);
+            return Long.compare(startKey(), ((ScheduledTimer<?>) other).startKey());
         }
         return Long.compare(getDelay(TimeUnit.NANOSECONDS), other.getDelay(TimeUnit.NANOSECONDS));
     }
@@ -416,12 +536,13 @@ class ScheduledTimer<V> extends TimingWheel.Node implements RunnableScheduledFut
         switch (p) {
             case NEW: status = "pending"; break;
             case RETURNED: status = "returned by shutdownNow"; break;
+            case CLAIMED:
             case RUNNING:
             case COMPLETING: status = "running"; break;
             case COMPLETED: status = "completed"; break;
             case FAILED: status = "failed"; break;
             default: status = "cancelled"; break;
         }
-        return getClass().getSimpleName() + "[" + status + ", due tick " + key + "]";
+        return getClass().getSimpleName() + "[" + status + ", due tick " + startKey() + "]";
     }
 }

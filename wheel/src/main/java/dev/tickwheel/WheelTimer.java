@@ -44,19 +44,26 @@ import org.jctools.queues.MpscUnboundedXaddArrayQueue;
  *   the time source ({@link System#nanoTime()} by default). It normally runs within one tick of that (1 ms by
  *   default), plus the owner thread's wake-up latency and the time the worker pool takes to reach it. Delays are
  *   rounded up to whole ticks; {@link ScheduledFuture#getDelay} reports that rounded deadline.</li>
- *   <li><b>Cancel.</b> For a one-shot timer {@code cancel} returns true if and only if the task had not started
- *   and now never will; in every race between cancel and fire exactly one wins. This is stricter than
- *   {@link java.util.concurrent.FutureTask}, whose {@code cancel} returns true for a task that is already running.
- *   For a periodic timer, {@code cancel} stops all further runs; a run in progress completes, and is interrupted
- *   if {@code mayInterruptIfRunning}. Cancel is safe from any thread, never blocks, and the cancelled timer is
- *   unlinked from the wheel by the owner thread soon after (within a tick under load, within about 10 ms when
- *   idle), so cancelled timers do not pile up.</li>
+ *   <li><b>Cancel</b> keeps {@link java.util.concurrent.FutureTask}'s contract, as the JDK's executor does:
+ *   {@code cancel} returns true for a task that has not completed, running or not, and the future is then cancelled
+ *   ({@code get} throws {@link java.util.concurrent.CancellationException}). A task that had not started never
+ *   starts; a running one runs on, interrupted if {@code mayInterruptIfRunning}, and that interrupt never reaches
+ *   the next task its thread runs. Every method returns a {@link TimerFuture}, whose
+ *   {@link TimerFuture#cancelIfNotStarted()} is the strict cancel: true if and only if the task had not started and
+ *   now never will (for a periodic timer: no run in progress and none to come). In every race between it and the
+ *   fire exactly one wins. Cancel is safe from any thread, never blocks, and the cancelled timer is unlinked from
+ *   the wheel by the owner thread soon after (within a tick under load, within about 10 ms when idle), so
+ *   cancelled timers do not pile up.</li>
  *   <li><b>Shutdown.</b> {@link #shutdown()} rejects new work, lets already-scheduled one-shot timers run at their
- *   time, and ends periodic ones. {@link #shutdownNow()} returns every accepted timer that had neither started nor
- *   been cancelled, exactly once; none of them will then be run by this timer (the caller may run them). Running
- *   tasks on the timer's own pool are interrupted. A {@code schedule} racing a shutdown either throws
- *   {@link RejectedExecutionException} or its timer is accounted for: it runs, is handed back, or ends cancelled.
- *   Nothing accepted is lost.</li>
+ *   time, and ends the periodic ones before it returns: each of their futures then reads cancelled and no periodic
+ *   run starts afterwards (one in progress may finish). {@link #shutdownNow()} returns every accepted timer that
+ *   had neither started nor been cancelled, exactly once; none of them will then be run by this timer (the caller
+ *   may run them). Running tasks on the timer's own pool are interrupted. A {@code schedule} racing a shutdown
+ *   either throws {@link RejectedExecutionException} or its timer is accounted for: it runs, is handed back, or
+ *   ends cancelled. Nothing accepted is lost.</li>
+ *   <li><b>Threads</b>, as the JDK's executor: non-daemon by default, so a {@code main} that schedules a task and
+ *   returns still sees it run (shut the timer down to let the JVM exit). No thread starts until the first task;
+ *   then the owner thread, and pool workers one per hand-off until the pool is full.</li>
  *   <li><b>Everything else</b> follows {@link java.util.concurrent.ScheduledThreadPoolExecutor}: fixed-rate runs
  *   never overlap and catch up after a late run; an exception from a one-shot task completes its future
  *   exceptionally; an exception from a periodic task ends it with that exception.</li>
@@ -112,7 +119,14 @@ public final class WheelTimer extends AbstractExecutorService implements Schedul
     public static final long MIN_TICK_NANOS = TimeUnit.MICROSECONDS.toNanos(1);
 
     static final long AWAKE = Long.MIN_VALUE;
+    /** {@code wakeupTick} before the owner thread is started: the first producer (or shutdown) starts it. */
+    static final long UNSTARTED = Long.MIN_VALUE + 1;
     static final long NO_EVENT = Long.MAX_VALUE;
+    /**
+     * The longest the owner backs off, once yielding has not helped, while a producer sits between its queue index
+     * claim and its element store: short, since the owner keeps every other timer waiting meanwhile.
+     */
+    static final long MID_OFFER_BACKOFF_NANOS = TimeUnit.MICROSECONDS.toNanos(50);
     static final int ACTIVE = 0;
     static final int SHUTDOWN = 1;
     static final int STOP = 2;
@@ -162,6 +176,13 @@ public final class WheelTimer extends AbstractExecutorService implements Schedul
      * set) by whichever thread makes the pool create a worker; read by close().
      */
     private final Set<Thread> poolThreads = ConcurrentHashMap.newKeySet();
+    /**
+     * The periodic timers not yet ended, so that {@code shutdown()} can end them before it returns, from its own
+     * thread. Added by the scheduling thread before its start offer and its re-read of runState; removed by
+     * whichever thread ends the timer. A concurrent set: periodic timers are few and long-lived, and this costs the
+     * one-shot path nothing.
+     */
+    private final Set<PeriodicTimer> periodics = ConcurrentHashMap.newKeySet();
 
     // ---- the queues: MPSC; any thread offers, only the owner (or, once it is gone, the shutdownNow winner) polls ----
     private final MpscUnboundedXaddArrayQueue<ScheduledTimer<?>> starts;
@@ -185,10 +206,11 @@ public final class WheelTimer extends AbstractExecutorService implements Schedul
     /** ACTIVE, SHUTDOWN or STOP; only increases. cas by shutdown callers and the failing owner; lv by everyone. */
     private volatile int runState;
     /**
-     * The tick the parked owner plans to wake at, or AWAKE. sv by the owner (plan, then AWAKE after waking); cas
-     * to AWAKE by the producer that wakes it; lv by producers after their offer.
+     * The tick the parked owner plans to wake at, or AWAKE, or UNSTARTED until the owner thread is started. sv by
+     * the owner (plan, then AWAKE after waking); cas to AWAKE by the producer that wakes it (or starts it); lv by
+     * producers after their offer.
      */
-    private volatile long wakeupTick = AWAKE;
+    private volatile long wakeupTick;
     /** The tick at which the owner planned its park. Plain: written by the owner before the sv of wakeupTick. */
     private long parkedAtTick;
     /**
@@ -261,61 +283,82 @@ public final class WheelTimer extends AbstractExecutorService implements Schedul
         } else {
             ThreadFactory workers = b.threadFactory != null ? b.threadFactory : new NamedThreads(name + "-worker",
                     b.daemon);
+            String workerRole = name + "-worker";
+            // Workers start on demand, one per hand-off until there are b.workers of them, as in ThreadPoolExecutor.
             ThreadPoolExecutor pool = new ThreadPoolExecutor(b.workers, b.workers, 0L, TimeUnit.MILLISECONDS,
                     new LinkedBlockingQueue<>(), r -> {
-                        Thread t = workers.newThread(r);
-                        if (t != null) {
-                            poolThreads.add(t);
+                        // A broken factory throws here rather than return null: the pool would queue the task with
+                        // no worker to run it. The exception reaches the owner's hand-off, which fails that timer's
+                        // future with it.
+                        Thread t;
+                        try {
+                            t = workers.newThread(new Role(workerRole, r));
+                        } catch (RuntimeException | Error e) {
+                            throw new IllegalStateException("the ThreadFactory threw while creating a worker thread",
+                                    e);
                         }
+                        if (t == null) {
+                            throw new IllegalStateException("the ThreadFactory returned null for a worker thread");
+                        }
+                        if (t.getState() != Thread.State.NEW) {
+                            throw new IllegalStateException("the ThreadFactory returned a worker thread that was"
+                                    + " already started (" + t + ")");
+                        }
+                        poolThreads.add(t);
                         return t;
                     });
-            int started;
-            try {
-                started = pool.prestartAllCoreThreads();
-            } catch (RuntimeException | Error e) {
-                pool.shutdownNow();
-                throw new IllegalStateException("the ThreadFactory threw while creating worker threads", e);
-            }
-            if (started != b.workers) {
-                pool.shutdownNow();
-                throw new IllegalStateException("the ThreadFactory returned null for a worker thread ("
-                        + started + " of " + b.workers + " created)");
-            }
             this.executor = pool;
             this.ownPool = pool;
         }
         if (b.manual) {
             this.owner = null;
+            this.wakeupTick = AWAKE;
         } else {
+            // Created now, so that a bad ThreadFactory fails the build; started by the first schedule (or shutdown),
+            // so that a timer that is never used costs no thread and, like the JDK's executor, keeps no JVM alive.
             Thread t;
+            Runnable loop = new Role(name + "-owner", this::ownerLoop);
             try {
-                t = (b.threadFactory != null ? factory : new NamedThreads(name + "-owner", b.daemon))
-                        .newThread(this::ownerLoop);
+                t = (b.threadFactory != null ? factory : new NamedThreads(name + "-owner", b.daemon)).newThread(loop);
             } catch (RuntimeException | Error e) {
                 if (ownPool != null) {
                     ownPool.shutdownNow();
                 }
                 throw new IllegalStateException("the ThreadFactory threw while creating the owner thread", e);
             }
-            if (t == null) {
+            if (t == null || t.getState() != Thread.State.NEW) {
                 if (ownPool != null) {
                     ownPool.shutdownNow();
                 }
-                throw new IllegalStateException("the ThreadFactory returned null for the owner thread");
+                throw new IllegalStateException(t == null ? "the ThreadFactory returned null for the owner thread"
+                        : "the ThreadFactory returned a thread that was already started (" + t + ")");
             }
             this.owner = t;
-            try {
-                t.start();
-            } catch (RuntimeException | Error e) { // a thread already started, or no native thread to be had
-                if (ownPool != null) {
-                    ownPool.shutdownNow();
-                }
-                throw new IllegalStateException("the ThreadFactory's owner thread could not be started", e);
-            }
+            this.wakeupTick = UNSTARTED;
         }
     }
 
-    /** @return a timer with the defaults: 1 ms tick, its own pool of max(2, CPUs) daemon workers, no limit */
+    /**
+     * Starts the owner thread if nobody has: called by a producer (or shutdown) that finds it UNSTARTED. Only the
+     * CAS winner starts it; the thread's start happens-before everything it does, so it sees every earlier offer.
+     */
+    private void startOwner() {
+        if (!WAKEUP_TICK.compareAndSet(this, UNSTARTED, AWAKE)) {
+            return;
+        }
+        try {
+            owner.start();
+        } catch (RuntimeException | Error e) { // no native thread to be had
+            // Fail loudly, as if the owner's loop had failed at once: nothing else will ever poll the queues.
+            failOwner(e);
+        }
+    }
+
+    /**
+     * @return a timer with the defaults: 1 ms tick, its own pool of up to max(2, CPUs) non-daemon workers started
+     *         on demand, no limit. Like the JDK's executor, it starts no thread until the first task, and from then
+     *         on keeps the JVM alive until it is shut down
+     */
     public static WheelTimer create() {
         return builder().build();
     }
@@ -329,14 +372,14 @@ public final class WheelTimer extends AbstractExecutorService implements Schedul
     // Producers: any thread
 
     @Override
-    public ScheduledFuture<?> schedule(Runnable command, long delay, TimeUnit unit) {
+    public TimerFuture<?> schedule(Runnable command, long delay, TimeUnit unit) {
         Objects.requireNonNull(command, "command");
         Objects.requireNonNull(unit, "unit");
         return accept(new ScheduledTimer<Void>(this, command, 0, firstKey(delay, unit)));
     }
 
     @Override
-    public <V> ScheduledFuture<V> schedule(Callable<V> callable, long delay, TimeUnit unit) {
+    public <V> TimerFuture<V> schedule(Callable<V> callable, long delay, TimeUnit unit) {
         Objects.requireNonNull(callable, "callable");
         Objects.requireNonNull(unit, "unit");
         return accept(new ScheduledTimer<V>(this, callable, ScheduledTimer.KIND_CALLABLE, firstKey(delay, unit)));
@@ -349,7 +392,7 @@ public final class WheelTimer extends AbstractExecutorService implements Schedul
      * @throws IllegalArgumentException if period &lt;= 0
      */
     @Override
-    public ScheduledFuture<?> scheduleAtFixedRate(Runnable command, long initialDelay, long period, TimeUnit unit) {
+    public TimerFuture<?> scheduleAtFixedRate(Runnable command, long initialDelay, long period, TimeUnit unit) {
         return schedulePeriodic(command, initialDelay, period, unit, true);
     }
 
@@ -359,13 +402,13 @@ public final class WheelTimer extends AbstractExecutorService implements Schedul
      * @throws IllegalArgumentException if delay &lt;= 0
      */
     @Override
-    public ScheduledFuture<?> scheduleWithFixedDelay(Runnable command, long initialDelay, long delay,
-                                                     TimeUnit unit) {
+    public TimerFuture<?> scheduleWithFixedDelay(Runnable command, long initialDelay, long delay,
+                                                 TimeUnit unit) {
         return schedulePeriodic(command, initialDelay, delay, unit, false);
     }
 
-    private ScheduledFuture<?> schedulePeriodic(Runnable command, long initialDelay, long period, TimeUnit unit,
-                                                boolean fixedRate) {
+    private TimerFuture<?> schedulePeriodic(Runnable command, long initialDelay, long period, TimeUnit unit,
+                                            boolean fixedRate) {
         Objects.requireNonNull(command, "command");
         Objects.requireNonNull(unit, "unit");
         if (period <= 0) {
@@ -375,7 +418,16 @@ public final class WheelTimer extends AbstractExecutorService implements Schedul
         long periodNanos = unit.toNanos(period);
         long first = dueNanos(initialDelay, unit);
         long key = initialDelay <= 0 ? first / tickNanos : keyOf(first);
-        return accept(new PeriodicTimer(this, command, first, key, fixedRate ? periodNanos : -periodNanos));
+        PeriodicTimer t = new PeriodicTimer(this, command, first, key, fixedRate ? periodNanos : -periodNanos);
+        // Registered before accept's offer and its re-read of runState (the schedule-vs-shutdown handshake), so a
+        // shutdown either finds it here and ends it, or is seen by accept, which revokes it.
+        periodics.add(t);
+        try {
+            return accept(t);
+        } catch (RuntimeException | Error e) {
+            periodics.remove(t);
+            throw e;
+        }
     }
 
     /** Runs the command at once, on the executor, through the owner thread (it is a timer of delay 0). */
@@ -385,18 +437,18 @@ public final class WheelTimer extends AbstractExecutorService implements Schedul
     }
 
     @Override
-    public Future<?> submit(Runnable task) {
+    public TimerFuture<?> submit(Runnable task) {
         return schedule(task, 0, TimeUnit.NANOSECONDS);
     }
 
     @Override
-    public <T> Future<T> submit(Runnable task, T result) {
+    public <T> TimerFuture<T> submit(Runnable task, T result) {
         Objects.requireNonNull(task, "task");
         return schedule(java.util.concurrent.Executors.callable(task, result), 0, TimeUnit.NANOSECONDS);
     }
 
     @Override
-    public <T> Future<T> submit(Callable<T> task) {
+    public <T> TimerFuture<T> submit(Callable<T> task) {
         return schedule(task, 0, TimeUnit.NANOSECONDS);
     }
 
@@ -421,8 +473,7 @@ public final class WheelTimer extends AbstractExecutorService implements Schedul
         if (runState != ACTIVE && t.revoke()) {
             // A shutdown raced this schedule and nobody took the timer: it is rejected. The cancel command lets
             // the owner unlink it if it already reached the wheel.
-            cancels.offer(t);
-            nonCancelOffers.increment();
+            offerRevocation(t);
             revokedAccepts.increment();
             if (maxPending != Long.MAX_VALUE) {
                 pendingLimited.decrementAndGet();
@@ -441,6 +492,28 @@ public final class WheelTimer extends AbstractExecutorService implements Schedul
         return new RejectedExecutionException(why);
     }
 
+    /**
+     * A timer revoked by a racing shutdown: the owner must unlink it if it reached the wheel, and must not sleep
+     * past that, since it may be all that keeps a shut-down owner from terminating (a revoked hour-long timer would
+     * otherwise hold termination for its cascade; one of Long.MAX_VALUE, forever). The cancel offer claims its index
+     * (atomic add) before the load of the plan in {@link #wakeNow()}: the same Dekker handshake as a start.
+     */
+    private void offerRevocation(ScheduledTimer<?> t) {
+        cancels.offer(t);
+        nonCancelOffers.increment();
+        wakeNow();
+    }
+
+    /** Wakes (or starts) the owner unless it is awake already; only the CAS winner unparks. */
+    private void wakeNow() {
+        long planned = wakeupTick;
+        if (planned == UNSTARTED) {
+            startOwner();
+        } else if (planned != AWAKE && WAKEUP_TICK.compareAndSet(this, planned, AWAKE)) {
+            unparkOwner();
+        }
+    }
+
     /** The producer's half of the wake-up handshake, after its offer: wake the owner if it would sleep too long. */
     private void wakeIfEarlier(long key) {
         // The offer claimed its queue index with an atomic add (a volatile read-modify-write) before this volatile
@@ -449,9 +522,13 @@ public final class WheelTimer extends AbstractExecutorService implements Schedul
         // The backlog test is a heuristic on top: it keeps a parked owner from letting the queue outgrow its pooled
         // chunks (a producer's index load reads the line its own add just wrote).
         long planned = wakeupTick;
-        if (planned != AWAKE && (key < planned || starts.currentProducerIndex() - parkedStartsIndex >= WAKE_BACKLOG)
-                && WAKEUP_TICK.compareAndSet(this, planned, AWAKE)) {
-            unparkOwner();
+        if (planned != AWAKE) {
+            if (planned == UNSTARTED) {
+                startOwner();
+            } else if ((key < planned || starts.currentProducerIndex() - parkedStartsIndex >= WAKE_BACKLOG)
+                    && WAKEUP_TICK.compareAndSet(this, planned, AWAKE)) {
+                unparkOwner();
+            }
         }
     }
 
@@ -461,14 +538,20 @@ public final class WheelTimer extends AbstractExecutorService implements Schedul
      */
     private void wakeForCancel() {
         long planned = wakeupTick;
-        if (planned != AWAKE && (planned - parkedAtTick > reapTicks
-                || cancels.currentProducerIndex() - parkedCancelsIndex >= WAKE_BACKLOG)
+        // After shutdown the unlink may be the last thing that keeps the owner from terminating: wake it at once.
+        if (planned != AWAKE && planned != UNSTARTED && (planned - parkedAtTick > reapTicks
+                || cancels.currentProducerIndex() - parkedCancelsIndex >= WAKE_BACKLOG || runState != ACTIVE)
                 && WAKEUP_TICK.compareAndSet(this, planned, AWAKE)) {
             unparkOwner();
         }
     }
 
+    /** Wakes the owner unconditionally (shutdown), starting it first if nobody has. */
     private void wakeOwnerNow() {
+        if (wakeupTick == UNSTARTED) {
+            startOwner(); // it starts awake
+            return;
+        }
         wakeupTick = AWAKE;
         unparkOwner();
     }
@@ -482,13 +565,13 @@ public final class WheelTimer extends AbstractExecutorService implements Schedul
 
     /** Called by a periodic timer's runner after moving it back to NEW: the next period's start command. */
     void resubmit(PeriodicTimer t) {
-        long key = t.key;
+        long key = t.startKey();
         starts.offer(t);
         resubmitted.increment();
         wakeIfEarlier(key);
         if (runState != ACTIVE && t.revoke()) {
-            cancels.offer(t);
-            nonCancelOffers.increment();
+            periodics.remove(t);
+            offerRevocation(t);
             releasePending();
         }
     }
@@ -496,6 +579,9 @@ public final class WheelTimer extends AbstractExecutorService implements Schedul
     // ---- accounting, from whichever thread ends a timer; each timer ends exactly once ----
 
     void onEnded(ScheduledTimer<?> t, boolean failed) {
+        if (t.isPeriodic()) {
+            periodics.remove(t);
+        }
         releasePending();
         // Still linked: its public run() was called while it waited in the wheel. Have the owner unlink it now,
         // as for a cancel, rather than keep it until its deadline (which would also delay termination after
@@ -509,9 +595,16 @@ public final class WheelTimer extends AbstractExecutorService implements Schedul
         }
     }
 
+    /**
+     * A successful cancel from {@code fromPhase}: NEW (pending), RUNNING (a run claimed or in progress, which
+     * unlinked it from the wheel unless it was run from outside) or RETURNED (handed back: already accounted for).
+     */
     void onCancelled(ScheduledTimer<?> t, int fromPhase) {
         if (fromPhase == ScheduledTimer.RETURNED) {
             return; // handed back by shutdownNow: already ended for this timer
+        }
+        if (t.isPeriodic()) {
+            periodics.remove(t);
         }
         if (maxPending != Long.MAX_VALUE) {
             pendingLimited.decrementAndGet();
@@ -521,11 +614,42 @@ public final class WheelTimer extends AbstractExecutorService implements Schedul
             wakeForCancel();
         } else {
             cancelsWithoutOffer.increment();
+            if (t.isInWheel()) { // racy plain read, as in onEnded: a run from outside of a timer still linked
+                cancels.offer(t);
+                nonCancelOffers.increment();
+                wakeForCancel();
+            }
         }
     }
 
     void onPeriodicEndedByShutdown(PeriodicTimer t) {
+        periodics.remove(t);
         releasePending();
+    }
+
+    /** @return why the owner failed, or null (lv) */
+    Throwable ownerFailure() {
+        return failure;
+    }
+
+    /**
+     * shutdown()'s end of the periodic timers, from the calling thread, before it returns: each one still pending,
+     * claimed or running moves to CANCELLED, so no run starts after shutdown() returns (one in progress may finish).
+     * One pending in the wheel is unlinked by the owner, through a cancel command (not counted as a cancel).
+     */
+    private void endPeriodicTimers() {
+        for (PeriodicTimer t : periodics) {
+            int from = t.endByShutdown();
+            if (from < 0) {
+                continue;
+            }
+            periodics.remove(t);
+            releasePending();
+            if (from == ScheduledTimer.NEW || t.isInWheel()) {
+                cancels.offer(t);
+                nonCancelOffers.increment();
+            }
+        }
     }
 
     /** A timer ended other than by cancel (ran, failed, revoked, handed back). */
@@ -621,8 +745,7 @@ public final class WheelTimer extends AbstractExecutorService implements Schedul
             return false;
         }
         if (rs == SHUTDOWN && !shutdownSeen) {
-            shutdownSeen = true;
-            endPeriodicTimersInWheel();
+            shutdownSeen = true; // shutdown() itself ended the periodic timers; their cancel commands unlink them
         }
         if (stepHook != null) {
             stepHook.run();
@@ -658,6 +781,7 @@ public final class WheelTimer extends AbstractExecutorService implements Schedul
         // are linked like any other, so that stopNow hands them back.
         if (t.isPeriodic() && runState == SHUTDOWN) {
             if (t.revoke()) {
+                periodics.remove(t);
                 releasePending();
             }
             return;
@@ -665,7 +789,7 @@ public final class WheelTimer extends AbstractExecutorService implements Schedul
         if (t.isInWheel()) {
             wheel.remove(t); // its public run() was called while it waited in the wheel: this is its next period
         }
-        long key = t.key;
+        long key = t.startKey(); // a periodic's next period: its runner never writes the key the wheel reads
         long min = wheel.minAllowedKey();
         if (key >= min) {
             wheel.add(t, key);
@@ -762,7 +886,7 @@ public final class WheelTimer extends AbstractExecutorService implements Schedul
                 // A producer sits between its index claim and its element store: let it finish. Yield at first;
                 // if it stays stuck (descheduled on a busy machine), back off a tick at a time instead of spinning.
                 if (++midOfferPlans > 100 && owner != null) {
-                    java.util.concurrent.locks.LockSupport.parkNanos(this, tickNanos);
+                    java.util.concurrent.locks.LockSupport.parkNanos(this, midOfferBackoffNanos(tickNanos));
                 } else {
                     Thread.yield();
                 }
@@ -774,25 +898,13 @@ public final class WheelTimer extends AbstractExecutorService implements Schedul
         return planned;
     }
 
-    /** At the first step after shutdown(): periodic timers end; one-shot timers stay to run at their time. */
-    private void endPeriodicTimersInWheel() {
-        List<ScheduledTimer<?>> oneShots = new ArrayList<>();
-        try {
-            wheel.removeAll(t -> {
-                if (t.isPeriodic()) {
-                    if (t.revoke()) {
-                        releasePending();
-                    }
-                } else {
-                    oneShots.add(t);
-                }
-            });
-        } finally {
-            // Even if collecting failed part-way, the one-shots taken out go back, so the failure path finds them.
-            for (ScheduledTimer<?> t : oneShots) {
-                wheel.add(t, t.key);
-            }
-        }
+    /**
+     * How long the owner backs off while a producer stays stuck between its index claim and its element store: a
+     * tick at most, and never more than {@link #MID_OFFER_BACKOFF_NANOS}, since every other timer waits meanwhile
+     * (a whole tick would add up to a tick of lateness, a second with a coarse tick).
+     */
+    static long midOfferBackoffNanos(long tickNanos) {
+        return Math.min(tickNanos, MID_OFFER_BACKOFF_NANOS);
     }
 
     /** shutdownNow's collection: every timer not started nor cancelled, claimed as RETURNED exactly once. */
@@ -827,6 +939,9 @@ public final class WheelTimer extends AbstractExecutorService implements Schedul
     private void claim(ScheduledTimer<?> t, List<Runnable> out) {
         if (t.claimReturned()) {
             out.add(t);
+            if (t.isPeriodic()) {
+                periodics.remove(t);
+            }
             releasePending();
         }
     }
@@ -864,6 +979,20 @@ public final class WheelTimer extends AbstractExecutorService implements Schedul
             }
             dueCount = 0;
             wheel.removeAll(t -> t.fail(cause));
+            if (ownPool != null) {
+                // Hand-offs the pool has not started: they fail too, rather than run after the failure. Running
+                // tasks finish; a periodic one then ends failed (PeriodicTimer.run reads the failure).
+                List<Runnable> queued = new ArrayList<>();
+                ownPool.getQueue().drainTo(queued);
+                for (Runnable r : queued) {
+                    if (r instanceof ScheduledTimer) {
+                        ((ScheduledTimer<?>) r).fail(cause);
+                    }
+                }
+            }
+            for (PeriodicTimer t : periodics) {
+                t.fail(cause); // pending anywhere else (a user executor's queue): NEW -> FAILED; else a no-op
+            }
         } catch (Throwable again) {
             e.addSuppressed(again);
         } finally {
@@ -893,6 +1022,9 @@ public final class WheelTimer extends AbstractExecutorService implements Schedul
     @Override
     public void shutdown() {
         advanceRunState(SHUTDOWN);
+        if (runState == SHUTDOWN) {
+            endPeriodicTimers(); // every caller, so that none returns before they have ended
+        }
         wakeOwnerNow();
     }
 
@@ -1040,6 +1172,31 @@ public final class WheelTimer extends AbstractExecutorService implements Schedul
 
     // ==========================================================================================================
 
+    /**
+     * What a {@link ThreadFactory} is handed to run: the owner loop or a pool worker, named by its
+     * {@link #toString()} ({@code tickwheel-N-owner}, {@code tickwheel-N-worker}), so that a user's factory can tell
+     * the two apart.
+     */
+    private static final class Role implements Runnable {
+        private final String role;
+        private final Runnable body;
+
+        Role(String role, Runnable body) {
+            this.role = role;
+            this.body = body;
+        }
+
+        @Override
+        public void run() {
+            body.run();
+        }
+
+        @Override
+        public String toString() {
+            return role;
+        }
+    }
+
     private static final class NamedThreads implements ThreadFactory {
         private final String prefix;
         private final boolean daemon;
@@ -1070,7 +1227,7 @@ public final class WheelTimer extends AbstractExecutorService implements Schedul
         private Executor executor;
         private boolean runOnOwner;
         private ThreadFactory threadFactory;
-        private boolean daemon = true;
+        private boolean daemon;
         private String namePrefix = "tickwheel";
         private long maxPending = Long.MAX_VALUE;
         private TimeSource timeSource = TimeSource.SYSTEM;
@@ -1191,7 +1348,16 @@ public final class WheelTimer extends AbstractExecutorService implements Schedul
         }
 
         /**
-         * Creates the owner and worker threads. Default: named {@code tickwheel-N-owner}/{@code -worker-M}.
+         * Creates the owner and worker threads. Default: non-daemon threads named {@code tickwheel-N-owner} and
+         * {@code tickwheel-N-worker-M}. The timer creates its owner thread in {@link #build()} and starts it at the
+         * first task; it creates workers on demand, one per hand-off until the pool is full, as
+         * {@link ThreadPoolExecutor} does. To tell the two apart, the {@link Runnable} handed to the factory names
+         * its role in its {@code toString()}: {@code tickwheel-N-owner} for the owner thread (which runs the
+         * wheel, never a task unless {@link #runTasksOnOwnerThread()} is set) and {@code tickwheel-N-worker} for a
+         * pool worker ({@code tickwheel} being the {@link #threadNamePrefix}). {@link #build()} throws
+         * {@link IllegalStateException} if the factory throws, returns null or returns a started thread for the
+         * owner; for a worker the same failure completes the future of the task being handed off exceptionally.
+         *
          * @param factory the thread factory
          * @return this builder
          */
@@ -1201,7 +1367,9 @@ public final class WheelTimer extends AbstractExecutorService implements Schedul
         }
 
         /**
-         * Whether the default thread factory makes daemon threads (default true).
+         * Whether the default thread factory makes daemon threads. Default false, as the JDK's executors: a
+         * {@code main} that schedules a task and returns keeps the JVM alive until the task has run and the timer
+         * is shut down. With true, the JVM may exit with timers pending, which then never run.
          * @param daemon whether the threads are daemon threads
          * @return this builder
          */

@@ -12,8 +12,8 @@ import java.util.function.BooleanSupplier;
 
 /**
  * A {@link ThreadFactory} for the fault tests: daemon threads that it remembers, in creation order, with an
- * uncaught-exception handler that records what escaped them. A {@link WheelTimer} built with it creates its
- * workers first and its owner thread last.
+ * uncaught-exception handler that records what escaped them. A {@link WheelTimer} built with it creates its owner
+ * thread in {@code build()} and its workers on demand; the Runnable it hands the factory names its role.
  */
 final class FaultThreads implements ThreadFactory {
 
@@ -24,6 +24,8 @@ final class FaultThreads implements ThreadFactory {
     /** Counted down when something escapes a thread. */
     final CountDownLatch anyUncaught = new CountDownLatch(1);
     private final String prefix;
+    /** Set by whichever thread creates the owner (in build()); read by the test thread after build() returned. */
+    private volatile Thread owner;
 
     FaultThreads(String prefix) {
         this.prefix = prefix;
@@ -38,12 +40,15 @@ final class FaultThreads implements ThreadFactory {
             anyUncaught.countDown();
         });
         created.add(t);
+        if (r.toString().endsWith("-owner")) {
+            owner = t;
+        }
         return t;
     }
 
-    /** The last thread created: the owner of a timer built with this factory. */
+    /** The owner thread of a timer built with this factory: the one whose Runnable names the owner role. */
     Thread owner() {
-        return created.get(created.size() - 1);
+        return owner;
     }
 
     /**

@@ -4,6 +4,7 @@ import static java.util.concurrent.TimeUnit.HOURS;
 import static java.util.concurrent.TimeUnit.MILLISECONDS;
 import static java.util.concurrent.TimeUnit.NANOSECONDS;
 import static java.util.concurrent.TimeUnit.SECONDS;
+import static org.junit.jupiter.api.Assertions.assertDoesNotThrow;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertSame;
@@ -48,60 +49,102 @@ class WheelTimerContractTest extends ScheduledExecutorContractTest {
     }
 
     // ==========================================================================================================
-    // Stricter than the JDK: cancel of a running one-shot
+    // More than the JDK: the strict cancel (cancel itself follows FutureTask, in the shared suite)
 
-    /**
-     * WheelTimer only: a one-shot that has started cannot be cancelled, so {@code cancel} returns false and the
-     * task completes with its result. The JDK's {@code FutureTask} (and so {@code ScheduledThreadPoolExecutor})
-     * returns true here although the task keeps running, and its {@code get} then throws
-     * {@link CancellationException}.
-     */
     @Test
-    void cancelOfRunningOneShotReturnsFalseAndTheTaskCompletes() throws Exception {
-        CountDownLatch started = new CountDownLatch(1);
-        CountDownLatch release = new CountDownLatch(1);
-        ScheduledFuture<String> f = executor.schedule(() -> {
-            started.countDown();
-            awaitUninterruptibly(release);
-            return "completed";
-        }, 0, SECONDS);
-        await(started, "the task");
-
-        assertFalse(f.cancel(false));
-        assertFalse(f.isCancelled());
-        assertFalse(f.isDone());
-        release.countDown();
-
-        assertEquals("completed", f.get(LONG_WAIT_SECONDS, SECONDS));
-        assertFalse(f.isCancelled());
-        assertEquals(0, timer().metrics().cancelled());
+    void everyScheduleMethodReturnsATimerFuture() {
+        TimerFuture<?> a = timer().schedule(() -> { }, 1, HOURS);
+        TimerFuture<String> b = timer().schedule(() -> "b", 1, HOURS);
+        TimerFuture<?> c = timer().scheduleAtFixedRate(() -> { }, 1, 1, HOURS);
+        TimerFuture<?> d = timer().scheduleWithFixedDelay(() -> { }, 1, 1, HOURS);
+        TimerFuture<?> e = timer().submit(() -> { });
+        TimerFuture<String> f = timer().submit(() -> "f");
+        TimerFuture<String> g = timer().submit(() -> { }, "g");
+        for (TimerFuture<?> x : List.of(a, b, c, d)) {
+            assertTrue(x.cancelIfNotStarted());
+            assertTrue(x.isCancelled());
+        }
+        for (TimerFuture<?> x : List.of(e, f, g)) { // due now: the strict cancel may lose to the run
+            if (x.cancelIfNotStarted()) {
+                assertThrows(CancellationException.class, () -> x.get(0, SECONDS));
+            } else {
+                assertDoesNotThrow(() -> x.get(LONG_WAIT_SECONDS, SECONDS), "lost to the run, which completes");
+            }
+        }
     }
 
     /**
-     * WheelTimer only: {@code cancel(true)} of a running one-shot returns false and does not interrupt it, since
-     * the cancel did not succeed. {@code FutureTask.cancel(true)} returns true and interrupts the runner.
+     * The strict cancel fails against a one-shot that has started: the task completes with its result, and nothing
+     * is interrupted. ({@code cancel} itself would return true here, as the JDK's does.)
      */
     @Test
-    void cancelWithInterruptOfRunningOneShotReturnsFalseAndDoesNotInterruptIt() throws Exception {
+    void cancelIfNotStartedOfARunningOneShotReturnsFalseAndTheTaskCompletes() throws Exception {
         CountDownLatch started = new CountDownLatch(1);
         CountDownLatch release = new CountDownLatch(1);
         AtomicBoolean interrupted = new AtomicBoolean();
-        ScheduledFuture<String> f = executor.schedule(() -> {
+        TimerFuture<String> f = timer().schedule(() -> {
             started.countDown();
             try {
                 release.await();
             } catch (InterruptedException e) {
                 interrupted.set(true);
             }
-            return "not interrupted";
+            return "completed";
         }, 0, SECONDS);
         await(started, "the task");
 
-        assertFalse(f.cancel(true));
+        assertFalse(f.cancelIfNotStarted());
+        assertFalse(f.isCancelled());
+        assertFalse(f.isDone());
         release.countDown();
 
-        assertEquals("not interrupted", f.get(LONG_WAIT_SECONDS, SECONDS));
-        assertFalse(interrupted.get(), "a failed cancel(true) interrupted the task");
+        assertEquals("completed", f.get(LONG_WAIT_SECONDS, SECONDS));
+        assertFalse(f.isCancelled());
+        assertFalse(interrupted.get(), "the strict cancel interrupted the task");
+        assertEquals(0, timer().metrics().cancelled());
+    }
+
+    @Test
+    void cancelIfNotStartedBeforeTheFireReturnsTrueAndTheTaskNeverRuns() throws Exception {
+        AtomicInteger runs = new AtomicInteger();
+        TimerFuture<?> f = timer().schedule(runs::incrementAndGet, 1, HOURS);
+
+        assertTrue(f.cancelIfNotStarted());
+        assertFalse(f.cancelIfNotStarted(), "a second strict cancel");
+        assertFalse(f.cancel(false), "a cancel after the strict one");
+        assertTrue(f.isCancelled());
+        assertTrue(f.isDone());
+        assertThrows(CancellationException.class, () -> f.get(0, SECONDS));
+        assertEquals(1, timer().metrics().cancelled());
+        assertEquals(0, runs.get());
+    }
+
+    /** Periodic: the strict cancel succeeds between runs (no run in progress) and fails during one. */
+    @Test
+    void cancelIfNotStartedOfAPeriodicTimerFailsDuringARunAndSucceedsBetweenRuns() throws Exception {
+        CountDownLatch inRun = new CountDownLatch(1);
+        CountDownLatch release = new CountDownLatch(1);
+        AtomicInteger runs = new AtomicInteger();
+        TimerFuture<?> f = timer().scheduleWithFixedDelay(() -> {
+            if (runs.incrementAndGet() == 1) {
+                inRun.countDown();
+                awaitUninterruptibly(release);
+            }
+        }, 0, 1, HOURS);
+        await(inRun, "the first run");
+
+        assertFalse(f.cancelIfNotStarted(), "succeeded against a run in progress");
+        assertFalse(f.isCancelled());
+        release.countDown();
+        // The run ends and the timer waits an hour for the next one: between runs, the strict cancel wins.
+        long deadline = System.nanoTime() + SECONDS.toNanos(LONG_WAIT_SECONDS);
+        boolean cancelled;
+        while (!(cancelled = f.cancelIfNotStarted()) && System.nanoTime() < deadline) {
+            Thread.onSpinWait(); // the runner is between its task's return and its CAS back to pending
+        }
+        assertTrue(cancelled, "never cancelled between runs");
+        assertTrue(f.isCancelled());
+        assertEquals(1, runs.get());
     }
 
     // ==========================================================================================================
@@ -197,33 +240,94 @@ class WheelTimerContractTest extends ScheduledExecutorContractTest {
     }
 
     @Test
-    void threadsAreNamedAndDaemonByDefault() throws Exception {
+    void threadsAreNamedAndNotDaemonByDefaultAsTheJdks() throws Exception {
         AtomicReference<Thread> worker = new AtomicReference<>();
         executor.schedule(() -> worker.set(Thread.currentThread()), 0, SECONDS).get(LONG_WAIT_SECONDS, SECONDS);
 
         assertTrue(worker.get().getName().startsWith("tickwheel-"), worker.get().getName());
         assertTrue(worker.get().getName().contains("-worker-"), worker.get().getName());
-        assertTrue(worker.get().isDaemon());
+        assertFalse(worker.get().isDaemon());
     }
 
     @Test
-    void threadFactoryMakesTheOwnerAndWorkerThreads() throws Exception {
-        AtomicInteger made = new AtomicInteger();
-        ThreadFactory factory = r -> {
-            Thread th = new Thread(r, "custom-" + made.incrementAndGet());
-            th.setDaemon(true);
-            return th;
-        };
-        WheelTimer t = WheelTimer.builder().threadFactory(factory).workerThreads(2).build();
+    void daemonTrueMakesDaemonThreads() throws Exception {
+        WheelTimer t = WheelTimer.builder().daemon(true).build();
         try {
-            AtomicReference<String> name = new AtomicReference<>();
-            t.schedule(() -> name.set(Thread.currentThread().getName()), 0, SECONDS).get(LONG_WAIT_SECONDS, SECONDS);
-
-            assertTrue(name.get().startsWith("custom-"), name.get());
-            assertEquals(3, made.get(), "one owner and two workers");
+            AtomicReference<Thread> worker = new AtomicReference<>();
+            t.schedule(() -> worker.set(Thread.currentThread()), 0, SECONDS).get(LONG_WAIT_SECONDS, SECONDS);
+            assertTrue(worker.get().isDaemon());
         } finally {
             shutDown(t);
         }
+    }
+
+    /**
+     * No thread starts before the first task, and workers start one per hand-off, as in ThreadPoolExecutor; the
+     * factory is told the owner from the workers by the role the Runnable it is handed names.
+     */
+    @Test
+    void threadFactoryMakesTheOwnerAtBuildAndWorkersOnDemandAndTellsThemApart() throws Exception {
+        List<Thread> made = new java.util.concurrent.CopyOnWriteArrayList<>();
+        List<String> roles = new java.util.concurrent.CopyOnWriteArrayList<>();
+        ThreadFactory factory = r -> {
+            Thread th = new Thread(r, "custom-" + made.size());
+            th.setDaemon(true);
+            made.add(th);
+            roles.add(r.toString());
+            return th;
+        };
+        WheelTimer t = WheelTimer.builder().threadFactory(factory).threadNamePrefix("tw").workerThreads(2).build();
+        try {
+            assertEquals(1, made.size(), "the owner thread is created by build()");
+            assertEquals(Thread.State.NEW, made.get(0).getState(), "and not started before the first task");
+            assertTrue(roles.get(0).matches("tw-\\d+-owner"), roles.get(0));
+
+            AtomicReference<String> name = new AtomicReference<>();
+            t.schedule(() -> name.set(Thread.currentThread().getName()), 0, SECONDS).get(LONG_WAIT_SECONDS, SECONDS);
+
+            assertEquals("custom-1", name.get(), "the first hand-off starts the first worker");
+            assertEquals(2, made.size(), "one owner and one worker so far");
+            assertTrue(roles.get(1).matches("tw-\\d+-worker"), roles.get(1));
+            for (int i = 0; i < 4; i++) {
+                t.schedule(() -> { }, 0, SECONDS).get(LONG_WAIT_SECONDS, SECONDS);
+            }
+            assertEquals(3, made.size(), "never more than the owner and two workers");
+        } finally {
+            shutDown(t);
+        }
+    }
+
+    @Test
+    void aWorkerFactoryThatReturnsNullFailsTheHandedOffTaskNamingWhy() throws Exception {
+        AtomicInteger calls = new AtomicInteger();
+        ThreadFactory factory = r -> calls.incrementAndGet() == 1 ? new Thread(r) : null; // owner only
+        WheelTimer t = WheelTimer.builder().threadFactory(factory).build();
+        try {
+            ScheduledFuture<?> f = t.schedule(() -> { }, 0, SECONDS);
+            ExecutionException e = assertThrows(ExecutionException.class, () -> f.get(LONG_WAIT_SECONDS, SECONDS));
+            assertTrue(e.getCause().getMessage().contains("returned null for a worker thread"),
+                    e.getCause().getMessage());
+        } finally {
+            shutDown(t);
+        }
+    }
+
+    @Test
+    void anUnusedTimerStartsNoThreadAndStillTerminates() throws Exception {
+        List<Thread> made = new java.util.concurrent.CopyOnWriteArrayList<>();
+        WheelTimer t = WheelTimer.builder().threadFactory(r -> {
+            Thread th = new Thread(r);
+            made.add(th);
+            return th;
+        }).build();
+        assertEquals(Thread.State.NEW, made.get(0).getState());
+        assertFalse(t.isTerminated());
+
+        t.shutdown();
+
+        assertTrue(t.awaitTermination(LONG_WAIT_SECONDS, SECONDS));
+        assertTrue(t.isTerminated());
+        assertEquals(1, made.size(), "a timer shut down before any task needs no worker");
     }
 
     @Test

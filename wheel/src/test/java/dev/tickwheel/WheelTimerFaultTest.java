@@ -119,8 +119,10 @@ class WheelTimerFaultTest {
     void tasksThatThrowOverflowOrInterruptThemselvesFailOnlyTheirOwnFuture(Runner runner) throws Exception {
         FaultThreads threads = new FaultThreads("fault-tasks-" + runner);
         try (WheelTimer timer = build(runner, threads)) {
+            // The owner itself, or the pool's single worker (started on demand, by the first hand-off).
+            Thread taskThread = runner == Runner.OWNER_THREAD ? threads.created.get(0)
+                    : timer.submit(Thread::currentThread).get(30, TimeUnit.SECONDS);
             int threadCount = threads.created.size();
-            Thread taskThread = threads.created.get(0); // the pool's single worker, or the owner itself
             List<Throwable> failures = List.of(new IllegalStateException("task throws a RuntimeException"),
                     new IOException("task throws a checked exception"), new FaultError("task throws an Error"),
                     new AssertionError("task throws an AssertionError"),
@@ -395,7 +397,10 @@ class WheelTimerFaultTest {
     // ---------------------------------------------------------------------------------------------------------
     // A thread factory that fails
 
-    /** Which threads the timer asks its factory for: workers then the owner, the owner only, or the owner only. */
+    /**
+     * Which threads the timer needs: its own pool's workers and the owner, the owner only, or the owner only.
+     * build() asks the factory for the owner only (workers start on demand, at the first hand-offs).
+     */
     enum ThreadsNeeded { OWN_POOL_AND_OWNER, OWNER_RUNS_TASKS, USER_EXECUTOR_AND_OWNER }
 
     private static WheelTimer.Builder builderFor(ThreadsNeeded needed, ThreadFactory factory) {
@@ -445,32 +450,25 @@ class WheelTimerFaultTest {
     @EnumSource(ThreadsNeeded.class)
     void threadFactoryReturningNullFailsBuildClearlyAndLeavesNoThreadRunning(ThreadsNeeded needed)
             throws Exception {
-        int threadsAsked = needed == ThreadsNeeded.OWN_POOL_AND_OWNER ? 3 : 1;
-        for (int failAt = 0; failAt < threadsAsked; failAt++) {
-            FailingFactory factory = new FailingFactory(failAt, null);
-            WheelTimer.Builder b = builderFor(needed, factory);
-            IllegalStateException e = assertThrows(IllegalStateException.class, b::build);
-            assertTrue(e.getMessage().contains("returned null"), e.getMessage());
-            assertTrue(e.getMessage().contains(failAt == 2 || threadsAsked == 1 ? "owner" : "worker"),
-                    "names which thread: " + e.getMessage());
-            factory.assertNoThreadLeftRunning();
-        }
+        FailingFactory factory = new FailingFactory(0, null);
+        WheelTimer.Builder b = builderFor(needed, factory);
+        IllegalStateException e = assertThrows(IllegalStateException.class, b::build);
+        assertTrue(e.getMessage().contains("returned null"), e.getMessage());
+        assertTrue(e.getMessage().contains("owner"), "names which thread: " + e.getMessage());
+        factory.assertNoThreadLeftRunning();
     }
 
     @ParameterizedTest
     @EnumSource(ThreadsNeeded.class)
     void threadFactoryThatThrowsFailsBuildWithTheThrowableAsCauseAndLeavesNoThreadRunning(ThreadsNeeded needed)
             throws Exception {
-        int threadsAsked = needed == ThreadsNeeded.OWN_POOL_AND_OWNER ? 3 : 1;
-        for (int failAt = 0; failAt < threadsAsked; failAt++) {
-            for (Throwable x : List.of(new FaultInjected("factory throws"), new FaultError("factory errs"))) {
-                FailingFactory factory = new FailingFactory(failAt, x);
-                WheelTimer.Builder b = builderFor(needed, factory);
-                IllegalStateException e = assertThrows(IllegalStateException.class, b::build);
-                assertSame(x, e.getCause());
-                assertTrue(e.getMessage().contains("ThreadFactory threw"), e.getMessage());
-                factory.assertNoThreadLeftRunning();
-            }
+        for (Throwable x : List.of(new FaultInjected("factory throws"), new FaultError("factory errs"))) {
+            FailingFactory factory = new FailingFactory(0, x);
+            WheelTimer.Builder b = builderFor(needed, factory);
+            IllegalStateException e = assertThrows(IllegalStateException.class, b::build);
+            assertSame(x, e.getCause());
+            assertTrue(e.getMessage().contains("ThreadFactory threw"), e.getMessage());
+            factory.assertNoThreadLeftRunning();
         }
     }
 
@@ -482,8 +480,7 @@ class WheelTimerFaultTest {
     @EnumSource(ThreadsNeeded.class)
     void threadFactoryReturningAStartedThreadFailsBuildClearlyAndLeavesNoThreadRunning(ThreadsNeeded needed)
             throws Exception {
-        int threadsAsked = needed == ThreadsNeeded.OWN_POOL_AND_OWNER ? 3 : 1;
-        for (int startedAt = 0; startedAt < threadsAsked; startedAt++) {
+        for (int startedAt = 0; startedAt < 1; startedAt++) { // the owner: build() asks for no other thread
             CountDownLatch release = new CountDownLatch(1);
             FaultThreads real = new FaultThreads("fault-started");
             int[] calls = {0};
@@ -508,6 +505,63 @@ class WheelTimerFaultTest {
                 assertFalse(t.isAlive(), t.getName() + " was left running after build() failed (started thread at"
                         + " call " + startedAt + ")");
             }
+        }
+    }
+
+    /** How a factory fails when the pool asks it for a worker, at the first hand-off. */
+    enum WorkerFailure { RETURNS_NULL, THROWS, THROWS_ERROR, RETURNS_STARTED_THREAD }
+
+    /**
+     * Workers start on demand, so a factory that fails for a worker fails at the first hand-off, not in build():
+     * that task's future completes exceptionally with an {@link IllegalStateException} that names the factory's
+     * failure (never a task queued with no worker to run it), and the timer still shuts down and terminates.
+     */
+    @ParameterizedTest
+    @EnumSource(WorkerFailure.class)
+    void aFactoryThatFailsForAWorkerFailsTheHandedOffTaskNamingWhyAndTheTimerStillTerminates(WorkerFailure how)
+            throws Exception {
+        CountDownLatch release = new CountDownLatch(1);
+        FaultThreads real = new FaultThreads("fault-worker");
+        Throwable thrown = how == WorkerFailure.THROWS ? new FaultInjected("factory throws for a worker")
+                : new FaultError("factory errs for a worker");
+        int[] calls = {0};
+        ThreadFactory factory = r -> {
+            if (calls[0]++ == 0) {
+                return real.newThread(r); // the owner
+            }
+            switch (how) {
+                case RETURNS_NULL: return null;
+                case RETURNS_STARTED_THREAD:
+                    Thread running = real.newThread(() -> awaitUninterruptibly(release));
+                    running.start();
+                    return running;
+                default:
+                    if (thrown instanceof Error) {
+                        throw (Error) thrown;
+                    }
+                    throw (RuntimeException) thrown;
+            }
+        };
+        WheelTimer timer = WheelTimer.builder().threadFactory(factory).workerThreads(2).build();
+        try {
+            AtomicInteger runs = new AtomicInteger();
+            ScheduledFuture<?> f = timer.schedule(runs::incrementAndGet, 0, TimeUnit.MILLISECONDS);
+            ExecutionException e = assertThrows(ExecutionException.class, () -> f.get(30, TimeUnit.SECONDS));
+            assertInstanceOf(IllegalStateException.class, e.getCause());
+            String message = e.getCause().getMessage();
+            assertTrue(message.contains("ThreadFactory") && message.contains("worker"), message);
+            if (how == WorkerFailure.THROWS || how == WorkerFailure.THROWS_ERROR) {
+                assertSame(thrown, e.getCause().getCause());
+            }
+            assertEquals(0, runs.get());
+        } finally {
+            release.countDown();
+            timer.shutdown();
+        }
+        assertTrue(timer.awaitTermination(30, TimeUnit.SECONDS));
+        for (Thread t : real.created) {
+            t.join(TimeUnit.SECONDS.toMillis(30));
+            assertFalse(t.isAlive(), t.getName() + " was left running");
         }
     }
 

@@ -1,0 +1,39 @@
+package dev.tickwheel;
+
+import java.util.concurrent.ScheduledFuture;
+
+/**
+ * The future of a {@link WheelTimer} timer: what every {@code schedule} and {@code submit} method returns. As a
+ * {@link ScheduledFuture} it keeps {@link java.util.concurrent.FutureTask}'s contract, exactly as the futures of
+ * {@link java.util.concurrent.ScheduledThreadPoolExecutor} do, so code written against the JDK's executor cannot
+ * tell the difference: {@link #cancel} returns true for any task that has not completed, running or not; the future
+ * then reads cancelled and {@code get} throws {@link java.util.concurrent.CancellationException}; {@code
+ * cancel(true)} interrupts a running task, and that interrupt never reaches the next task its thread runs.
+ *
+ * <p>On top of that it offers what the JDK's futures cannot:
+ * <ul>
+ *   <li>{@link #cancelIfNotStarted()}: the strict cancel, which succeeds only if no run of the task is in progress,
+ *   so that {@code true} means the task never ran and never will (one-shot) or runs no more and is not running
+ *   (periodic). In a race between this cancel and the timer's fire, exactly one of them wins.</li>
+ * </ul>
+ *
+ * <p>Every method is safe from any thread and none blocks except {@code get}.
+ *
+ * @param <V> the result type of the task
+ */
+public interface TimerFuture<V> extends ScheduledFuture<V> {
+
+    /**
+     * Cancels the timer only if no run of its task is in progress: it has not started (one-shot), or is between
+     * two runs (periodic). Safe from any thread; never blocks; never interrupts.
+     *
+     * <p>Unlike {@link #cancel}, which also succeeds against a running task, {@code true} here means that the task
+     * is not running now and will never start again: for a one-shot timer, that it never ran at all. It returns
+     * {@code false} if a run has started (claimed by a worker thread, even if the task's first line has not run
+     * yet) or the timer has ended (completed, failed, cancelled, or handed back by
+     * {@link WheelTimer#shutdownNow()} and then run). Cancel and fire race by nature: exactly one of them wins.
+     *
+     * @return true if and only if this call cancelled the timer while no run was in progress
+     */
+    boolean cancelIfNotStarted();
+}
