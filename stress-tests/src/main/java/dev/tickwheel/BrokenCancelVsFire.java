@@ -39,7 +39,7 @@ public class BrokenCancelVsFire {
 
     public BrokenCancelVsFire() {
         future = (ScheduledTimer<?>) timer.schedule(() -> runs++, 1, TimeUnit.MILLISECONDS);
-        timer.step();
+        OwnerLoop.of(timer).step();
         clock.advanceMillis(1);
     }
 
@@ -59,13 +59,13 @@ public class BrokenCancelVsFire {
 
     @Actor
     public void owner() {
-        timer.step();
+        OwnerLoop.of(timer).step();
     }
 
     @Arbiter
     public void after(III_Result r) {
-        timer.step();
+        OwnerLoop.of(timer).step();
         r.r2 = runs;
-        r.r3 = timer.wheel().size();
+        r.r3 = OwnerLoop.of(timer).wheel().size();
     }
 }

@@ -42,7 +42,7 @@ public class CancelVsCancel {
 
     public CancelVsCancel() {
         future = timer.schedule(() -> runs++, 1, TimeUnit.MILLISECONDS);
-        timer.step(); // in the wheel at key 1
+        OwnerLoop.of(timer).step(); // in the wheel at key 1
     }
 
     @Actor
@@ -58,7 +58,7 @@ public class CancelVsCancel {
     @Arbiter
     public void after(IIIII_Result r) {
         clock.advanceMillis(1);
-        timer.step(); // reaps the cancel command; would run the task if no cancel had taken it
+        OwnerLoop.of(timer).step(); // reaps the cancel command; would run the task if no cancel had taken it
         r.r3 = runs;
         TimerMetrics m = timer.metrics();
         r.r4 = (int) m.cancelled();

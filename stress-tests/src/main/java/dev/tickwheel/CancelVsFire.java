@@ -44,7 +44,7 @@ public class CancelVsFire {
 
     public CancelVsFire() {
         future = timer.schedule(() -> runs++, 1, TimeUnit.MILLISECONDS);
-        timer.step(); // the start command reaches the wheel (key 1), not yet due
+        OwnerLoop.of(timer).step(); // the start command reaches the wheel (key 1), not yet due
         clock.advanceMillis(1); // now due: the actor's step expires it
     }
 
@@ -55,13 +55,13 @@ public class CancelVsFire {
 
     @Actor
     public void owner() {
-        timer.step();
+        OwnerLoop.of(timer).step();
     }
 
     @Arbiter
     public void after(III_Result r) {
-        timer.step(); // reaps a cancel command that arrived after the race step
+        OwnerLoop.of(timer).step(); // reaps a cancel command that arrived after the race step
         r.r2 = runs;
-        r.r3 = timer.wheel().size();
+        r.r3 = OwnerLoop.of(timer).wheel().size();
     }
 }

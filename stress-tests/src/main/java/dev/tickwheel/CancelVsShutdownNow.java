@@ -51,7 +51,7 @@ public class CancelVsShutdownNow {
 
     public CancelVsShutdownNow() {
         future = timer.schedule(() -> runs++, 5, TimeUnit.MILLISECONDS);
-        timer.step(); // in the wheel at key 5
+        OwnerLoop.of(timer).step(); // in the wheel at key 5
     }
 
     @Actor

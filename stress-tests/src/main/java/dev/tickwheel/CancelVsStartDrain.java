@@ -55,16 +55,16 @@ public class CancelVsStartDrain {
 
     @Actor
     public void owner(IIII_Result r) {
-        timer.step();
-        r.r2 = timer.wheel().size();
+        OwnerLoop.of(timer).step();
+        r.r2 = OwnerLoop.of(timer).wheel().size();
     }
 
     @Arbiter
     public void after(IIII_Result r) {
-        timer.step();
-        r.r3 = timer.wheel().size();
+        OwnerLoop.of(timer).step();
+        r.r3 = OwnerLoop.of(timer).wheel().size();
         clock.advanceMillis(5);
-        timer.step();
+        OwnerLoop.of(timer).step();
         r.r4 = runs;
     }
 }

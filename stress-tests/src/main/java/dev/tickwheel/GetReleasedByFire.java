@@ -43,7 +43,7 @@ public class GetReleasedByFire {
 
     public GetReleasedByFire() {
         future = timer.schedule(() -> VALUE, 1, TimeUnit.MILLISECONDS);
-        timer.step(); // in the wheel at key 1
+        OwnerLoop.of(timer).step(); // in the wheel at key 1
         clock.advanceMillis(1); // due: the signal's step fires it
     }
 
@@ -57,6 +57,6 @@ public class GetReleasedByFire {
 
     @Signal
     public void owner() {
-        timer.step();
+        OwnerLoop.of(timer).step();
     }
 }

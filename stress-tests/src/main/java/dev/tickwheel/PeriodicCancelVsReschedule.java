@@ -50,7 +50,7 @@ public class PeriodicCancelVsReschedule {
 
     public PeriodicCancelVsReschedule() {
         future = timer.scheduleAtFixedRate(() -> runs++, 1, 1, TimeUnit.MILLISECONDS);
-        timer.step(); // in the wheel at key 1
+        OwnerLoop.of(timer).step(); // in the wheel at key 1
         clock.advanceMillis(1); // due
     }
 
@@ -61,7 +61,7 @@ public class PeriodicCancelVsReschedule {
 
     @Actor
     public void owner(IIIII_Result r) {
-        timer.step();
+        OwnerLoop.of(timer).step();
         r.r4 = Thread.interrupted() ? 1 : 0; // also clears it, so a leak cannot disturb the harness
         runsInRace = runs;
     }
@@ -71,9 +71,9 @@ public class PeriodicCancelVsReschedule {
         r.r2 = runsInRace;
         for (int i = 0; i < 3; i++) {
             clock.advanceMillis(1);
-            timer.step();
+            OwnerLoop.of(timer).step();
         }
         r.r3 = runs - runsInRace;
-        r.r5 = timer.wheel().size() + (int) timer.metrics().pending();
+        r.r5 = OwnerLoop.of(timer).wheel().size() + (int) timer.metrics().pending();
     }
 }

@@ -47,7 +47,7 @@ public class ScheduleVsParkPlan {
 
     public ScheduleVsParkPlan() {
         timer.schedule(() -> { }, 50, TimeUnit.MILLISECONDS);
-        timer.step(); // the wheel's next event is tick 50
+        OwnerLoop.of(timer).step(); // the wheel's next event is tick 50
     }
 
     @Actor
@@ -57,13 +57,13 @@ public class ScheduleVsParkPlan {
 
     @Actor
     public void owner() {
-        planned = timer.planPark();
+        planned = OwnerLoop.of(timer).planPark();
     }
 
     @Arbiter
     public void after(III_Result r) {
         r.r1 = planned == WheelTimer.AWAKE ? 0 : planned <= 5 ? 1 : 2;
-        r.r2 = timer.isAwake() ? 1 : 0;
-        r.r3 = timer.wheel().size() - 1;
+        r.r2 = OwnerLoop.of(timer).isAwake() ? 1 : 0;
+        r.r3 = OwnerLoop.of(timer).wheel().size() - 1;
     }
 }

@@ -59,14 +59,14 @@ public class ScheduleVsShutdown {
     @Actor
     public void owner() {
         timer.shutdown();
-        timer.step();
+        OwnerLoop.of(timer).step();
     }
 
     @Arbiter
     public void after(IIII_Result r) {
         for (int i = 0; i < 3 && !timer.isTerminated(); i++) {
             clock.advanceMillis(1);
-            timer.step();
+            OwnerLoop.of(timer).step();
         }
         r.r1 = rejected ? 1 : 0;
         r.r2 = runs;

@@ -63,7 +63,7 @@ public class ScheduleVsShutdownNow {
 
     @Actor
     public void owner() {
-        timer.step();
+        OwnerLoop.of(timer).step();
         handedBack = timer.shutdownNow();
     }
 

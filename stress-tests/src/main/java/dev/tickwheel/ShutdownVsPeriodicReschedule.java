@@ -55,9 +55,9 @@ public class ShutdownVsPeriodicReschedule {
 
     public ShutdownVsPeriodicReschedule() {
         future = timer.scheduleAtFixedRate(() -> { }, 1, 1, TimeUnit.MILLISECONDS);
-        timer.step();
+        OwnerLoop.of(timer).step();
         clock.advanceMillis(1);
-        timer.step(); // dispatched: handedOut is the periodic timer, NEW, out of the wheel
+        OwnerLoop.of(timer).step(); // dispatched: handedOut is the periodic timer, NEW, out of the wheel
     }
 
     @Actor
@@ -68,7 +68,7 @@ public class ShutdownVsPeriodicReschedule {
     @Actor
     public void shutdownThenOwner(IIIII_Result r) {
         timer.shutdown();
-        timer.step();
+        OwnerLoop.of(timer).step();
         r.r1 = timer.isTerminated() ? 1 : 0;
     }
 
@@ -76,7 +76,7 @@ public class ShutdownVsPeriodicReschedule {
     public void after(IIIII_Result r) {
         for (int i = 0; i < 3 && !timer.isTerminated(); i++) {
             clock.advanceMillis(1);
-            timer.step();
+            OwnerLoop.of(timer).step();
         }
         r.r2 = future.isCancelled() ? 1 : 0;
         r.r3 = timer.isTerminated() ? 1 : 0;

@@ -236,10 +236,10 @@ class StressSuiteTest {
         int[] runs = new int[1];
         ScheduledTimer<?> t = (ScheduledTimer<?>) timer.schedule(() -> runs[0]++, 1,
                 java.util.concurrent.TimeUnit.MILLISECONDS);
-        timer.step();
+        OwnerLoop.of(timer).step();
         clock.advanceMillis(1);
         assertEquals(ScheduledTimer.NEW, t.phase()); // the broken cancel's read: pending
-        timer.step(); // the owner fires in between
+        OwnerLoop.of(timer).step(); // the owner fires in between
         t.setPhase(ScheduledTimer.CANCELLED); // the broken cancel's plain write
         assertEquals(1, runs[0], "the task ran");
         assertTrue(t.isCancelled(), "and the broken cancel claims to have cancelled it: both won");

@@ -100,7 +100,7 @@ final class PeriodicTimer extends ScheduledTimer<Void> {
                 setPhase(FAILED);
                 releaseWaiters();
                 if (!returned) {
-                    timer.onEnded(this, true);
+                    timer.onEnded(this);
                 }
             } else {
                 afterCancelledRun();
@@ -122,12 +122,12 @@ final class PeriodicTimer extends ScheduledTimer<Void> {
         }
         long next;
         if (period > 0) {
-            next = WheelTimer.saturatedAdd(timeNanos, period);
+            next = TickClock.saturatedAdd(timeNanos, period);
         } else {
-            next = WheelTimer.saturatedAdd(timer.elapsedNanos(), -period);
+            next = TickClock.saturatedAdd(timer.clock.elapsedNanos(), -period);
         }
         timeNanos = next;
-        nextKey = timer.keyOf(next);
+        nextKey = timer.clock.keyOf(next);
         if (casPhase(RUNNING, NEW)) {
             timer.resubmit(this);
         } else {

@@ -224,7 +224,7 @@ class ScheduledTimer<V> extends TimingWheel.Node implements RunnableScheduledFut
         setPhase(phase); // sv: releases the outcome
         releaseWaiters();
         if (!returned) {
-            timer.onEnded(this, phase == FAILED);
+            timer.onEnded(this);
         }
     }
 
@@ -283,7 +283,7 @@ class ScheduledTimer<V> extends TimingWheel.Node implements RunnableScheduledFut
         taskOrOutcome = cause;
         setPhase(FAILED);
         releaseWaiters();
-        timer.onEnded(this, true);
+        timer.onEnded(this);
         return true;
     }
 
@@ -507,7 +507,7 @@ class ScheduledTimer<V> extends TimingWheel.Node implements RunnableScheduledFut
     @Override
     public long getDelay(TimeUnit unit) {
         phase(); // lv: acquires the key a periodic runner wrote before its CAS back to NEW
-        return unit.convert(timer.nanosUntilTick(startKey()), TimeUnit.NANOSECONDS);
+        return unit.convert(timer.clock.nanosUntilTick(startKey()), TimeUnit.NANOSECONDS);
     }
 
     /**

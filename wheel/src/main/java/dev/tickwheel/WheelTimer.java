@@ -1,30 +1,16 @@
 package dev.tickwheel;
 
-import java.lang.invoke.MethodHandles;
-import java.lang.invoke.VarHandle;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
-import java.util.Set;
-import java.util.concurrent.AbstractExecutorService;
 import java.util.concurrent.Callable;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Executor;
-import java.util.concurrent.Future;
-import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.Executors;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.concurrent.atomic.AtomicLong;
-import java.util.concurrent.atomic.LongAdder;
-import java.util.function.Consumer;
-import org.jctools.queues.MessagePassingQueue;
-import org.jctools.queues.MpscUnboundedXaddArrayQueue;
 
 /**
  * A {@link ScheduledExecutorService} on a hierarchical timing wheel, for many threads starting and cancelling
@@ -87,21 +73,10 @@ import org.jctools.queues.MpscUnboundedXaddArrayQueue;
  * blocking tasks their own executor or enough workers.
  *
  * <h2>Concurrency</h2>
- * <ul>
- *   <li><b>Fire vs cancel</b>: the timer's state CAS (see {@link ScheduledTimer}). A cancelled timer still in the
- *   wheel is skipped when it expires, and unlinked when the owner drains its cancel command.</li>
- *   <li><b>Lost wake-ups</b>: a Dekker handshake. The owner stores its planned wake-up tick ({@code wakeupTick},
- *   volatile), drains the start queue once more and then loads the queue's producer index before parking; a producer
- *   claims its queue index with an atomic add and then loads {@code wakeupTick}. These are all volatile accesses,
- *   so at least one side sees the other: either the owner finds the index claimed and does not park, or the
- *   producer sees the plan, and if its deadline is earlier it CASes the plan to "awake" and unparks the owner
- *   (only the CAS winner unparks). The owner judges by the index, not the element, because the element is stored
- *   after the index with only a release.</li>
- *   <li><b>Schedule vs shutdown</b>: the same handshake on {@code runState}. The shutdown stores the new state and
- *   then the owner drains; a producer offers and then re-reads the state, and if it changed, revokes its timer by
- *   the NEW &rarr; CANCELLED CAS and throws. If the revoke CAS fails, the owner already took the timer (it ran, or
- *   was handed back), so the producer returns it normally.</li>
- * </ul>
+ * The races (fire vs cancel, lost wake-ups, schedule vs shutdown) are decided by CAS on the timer's state (see
+ * {@link TimerFuture}) and by two handshakes between producers and the owner, written out where they live: in the
+ * command port that this class extends. The package documentation draws how a timer flows and which thread
+ * owns which object.
  *
  * <h2>Failure of the owner thread</h2>
  * Tasks never run inside the owner's bookkeeping, so a task's exception cannot reach it. If the owner's own loop
@@ -110,7 +85,7 @@ import org.jctools.queues.MpscUnboundedXaddArrayQueue;
  * {@link IllegalStateException} whose cause is the failure, rejects every later {@code schedule} naming that
  * cause, and rethrows the failure to the owner thread's uncaught-exception handler.
  */
-public final class WheelTimer extends AbstractExecutorService implements ScheduledExecutorService, AutoCloseable {
+public final class WheelTimer extends CommandPort implements ScheduledExecutorService, AutoCloseable {
 
     /** The default tick: 1 ms. */
     public static final long DEFAULT_TICK_NANOS = TimeUnit.MILLISECONDS.toNanos(1);
@@ -118,240 +93,34 @@ public final class WheelTimer extends AbstractExecutorService implements Schedul
     /** The smallest tick: 1 µs. Finer ticks only add owner work; no clock is that steady. */
     public static final long MIN_TICK_NANOS = TimeUnit.MICROSECONDS.toNanos(1);
 
-    static final long AWAKE = Long.MIN_VALUE;
-    /** {@code wakeupTick} before the owner thread is started: the first producer (or shutdown) starts it. */
-    static final long UNSTARTED = Long.MIN_VALUE + 1;
-    static final long NO_EVENT = Long.MAX_VALUE;
-    /**
-     * The longest the owner backs off, once yielding has not helped, while a producer sits between its queue index
-     * claim and its element store: short, since the owner keeps every other timer waiting meanwhile.
-     */
-    static final long MID_OFFER_BACKOFF_NANOS = TimeUnit.MICROSECONDS.toNanos(50);
-    static final int ACTIVE = 0;
-    static final int SHUTDOWN = 1;
-    static final int STOP = 2;
-
-    /** How long an idle owner may leave cancelled timers in the wheel before a cancel wakes it. */
-    static final long REAP_NANOS = TimeUnit.MILLISECONDS.toNanos(10);
-    /** Elements per chunk of the start and cancel queues. */
-    static final int CHUNK = 1024;
-    /**
-     * Chunks each queue allocates up front and recycles by default (8 x 1024 references: 32 KB a queue with
-     * compressed references). A backlog that outgrows them makes the producers allocate chunks that become garbage.
-     */
-    static final int POOLED_CHUNKS = 8;
-    /**
-     * Commands a queue may gather behind a parked owner before the producer that offers the next one wakes it: one
-     * chunk, which leaves the owner six pooled chunks of slack to wake up in before a producer must allocate.
-     */
-    static final long WAKE_BACKLOG = CHUNK;
-
-    private static final VarHandle WAKEUP_TICK;
-    private static final VarHandle RUN_STATE;
     private static final AtomicInteger TIMER_IDS = new AtomicInteger();
 
-    static {
-        try {
-            MethodHandles.Lookup lookup = MethodHandles.lookup();
-            WAKEUP_TICK = lookup.findVarHandle(WheelTimer.class, "wakeupTick", long.class);
-            RUN_STATE = lookup.findVarHandle(WheelTimer.class, "runState", int.class);
-        } catch (ReflectiveOperationException e) {
-            throw new ExceptionInInitializerError(e);
-        }
-    }
+    /** Where due tasks run. Final. */
+    private final TaskDispatch dispatch;
+    /** The owner's work and state; runs on the owner thread (or, in manual drive, on the test's). Final. */
+    final OwnerLoop loop;
 
-    // ---- configuration: final, safely published with the timer ----
-    private final TimeSource time;
-    private final long originNanos;
-    private final long tickNanos;
-    private final long reapTicks;
-    private final int batch;
-    private final long maxPending;
-    private final Executor executor;
-    private final ThreadPoolExecutor ownPool;
-    private final Thread owner;
-    private final Runnable stepHook;
-    /**
-     * The own pool's threads, so that close() from one of its tasks does not wait for itself. Added (concurrent
-     * set) by whichever thread makes the pool create a worker; read by close().
-     */
-    private final Set<Thread> poolThreads = ConcurrentHashMap.newKeySet();
-    /**
-     * The periodic timers not yet ended, so that {@code shutdown()} can end them before it returns, from its own
-     * thread. Added by the scheduling thread before its start offer and its re-read of runState; removed by
-     * whichever thread ends the timer. A concurrent set: periodic timers are few and long-lived, and this costs the
-     * one-shot path nothing.
-     */
-    private final Set<PeriodicTimer> periodics = ConcurrentHashMap.newKeySet();
-
-    // ---- the queues: MPSC; any thread offers, only the owner (or, once it is gone, the shutdownNow winner) polls ----
-    private final MpscUnboundedXaddArrayQueue<ScheduledTimer<?>> starts;
-    private final MpscUnboundedXaddArrayQueue<ScheduledTimer<?>> cancels;
-
-    // ---- owner-confined: read and written by the owner thread only (plain) ----
-    private final TimingWheel<ScheduledTimer<?>> wheel;
-    /** Timers due now, collected during a step and dispatched at its end, outside the wheel's advance. */
-    private final ScheduledTimer<?>[] due;
-    private int dueCount;
-    private long fired;
-    private boolean shutdownSeen;
-    private boolean reapedLastStep;
-    /** Consecutive park plans abandoned because a producer was between its index claim and element store. */
-    private int midOfferPlans;
-    private final MessagePassingQueue.Consumer<ScheduledTimer<?>> starter = this::ownerStart;
-    private final MessagePassingQueue.Consumer<ScheduledTimer<?>> reaper = this::ownerReap;
-    private final Consumer<ScheduledTimer<?>> expirer = this::ownerExpire;
-
-    // ---- shared state ----
-    /** ACTIVE, SHUTDOWN or STOP; only increases. cas by shutdown callers and the failing owner; lv by everyone. */
-    private volatile int runState;
-    /**
-     * The tick the parked owner plans to wake at, or AWAKE, or UNSTARTED until the owner thread is started. sv by
-     * the owner (plan, then AWAKE after waking); cas to AWAKE by the producer that wakes it (or starts it); lv by
-     * producers after their offer.
-     */
-    private volatile long wakeupTick;
-    /** The tick at which the owner planned its park. Plain: written by the owner before the sv of wakeupTick. */
-    private long parkedAtTick;
-    /**
-     * The start and cancel queues' consumer indexes when the owner planned its park (before its last drains, so at
-     * or behind where it stopped). Plain, as parkedAtTick: a producer that reads a stale one only wakes the owner
-     * a little early or late; no wake-up depends on it for correctness (see wakeIfEarlier).
-     */
-    private long parkedStartsIndex;
-    private long parkedCancelsIndex;
-    /** Why the owner failed, or null. sv by the owner before it stores STOP; lv by producers. */
-    private volatile Throwable failure;
-    /** Set (sv) once the owner has exited, after which no thread polls the queues except the shutdownNow winner. */
-    private volatile boolean ownerDone;
-    private final CountDownLatch ownerExited = new CountDownLatch(1);
-    /** The timers the owner collected for shutdownNow; sv before ownerExited counts down. */
-    private volatile List<Runnable> handedBack;
-
-    // ---- counters ----
-    // schedule and cancel touch no counter of their own: the start and cancel queues' producer indexes (claimed by
-    // the offer's atomic add) count every start and cancel command, and the adders below, touched only on rare
-    // paths and when a timer runs, correct them (see metrics()). Each is incremented after the offer it corrects.
-    /** Start commands that are a periodic timer's next period, not a new timer. */
-    private final LongAdder resubmitted = new LongAdder();
-    /** Accepted timers then revoked by a racing shutdown: rejected after all. */
-    private final LongAdder revokedAccepts = new LongAdder();
-    /** Cancel commands that are not a successful cancel from NEW (revocations, outside runs of a linked timer). */
-    private final LongAdder nonCancelOffers = new LongAdder();
-    /** Successful cancels that sent no cancel command (a periodic timer cancelled while running). */
-    private final LongAdder cancelsWithoutOffer = new LongAdder();
-    /** Timers ended other than by cancel, when maxPending is unlimited: ran, failed, revoked, handed back. */
-    private final LongAdder endedOtherwise = new LongAdder();
-    private final LongAdder rejectedCount = new LongAdder();
-    /** Pending timers when maxPending is set: cas-reserved on accept so the limit is exact. */
-    private final AtomicLong pendingLimited = new AtomicLong();
-    /** sv by the owner after each step. */
-    private volatile long firedPublished;
-    private volatile long lagNanos;
-
-    private WheelTimer(Builder b) {
-        this.time = b.timeSource;
-        this.originNanos = time.nanoTime();
-        this.tickNanos = b.tickNanos;
-        this.reapTicks = Math.max(1, REAP_NANOS / tickNanos);
-        this.batch = b.batch;
-        this.maxPending = b.maxPending;
-        this.stepHook = b.stepHook;
-        int needed = bitsForKeys(tickNanos);
-        int[] bits = b.levelBits != null ? b.levelBits.clone() : defaultLevelBits(needed);
-        int total = 0;
-        for (int x : bits) {
-            total += x;
-        }
-        if (total < needed) {
-            throw new IllegalArgumentException("levelBits sum to " + total + " bits, but a tick of " + tickNanos
-                    + " ns needs " + needed + " bits to hold any delay up to Long.MAX_VALUE ns");
-        }
-        this.wheel = new TimingWheel<>(bits);
-        this.due = new ScheduledTimer<?>[3 * batch];
-        this.starts = new MpscUnboundedXaddArrayQueue<>(CHUNK, b.pooledChunks);
-        this.cancels = new MpscUnboundedXaddArrayQueue<>(CHUNK, b.pooledChunks);
-
-        String name = b.namePrefix + "-" + TIMER_IDS.incrementAndGet();
-        ThreadFactory factory = b.threadFactory != null ? b.threadFactory : new NamedThreads(name, b.daemon);
+    private WheelTimer(Builder b, String name, ThreadFactory factory) {
+        super(new TickClock(b.timeSource, b.tickNanos), new TimerCounters(b.maxPending), b.pooledChunks,
+                b.manual ? null : b.threadFactory != null ? factory : TimerThreads.named(name + "-owner", b.daemon),
+                name + "-owner");
         if (b.runOnOwner) {
-            this.executor = null;
-            this.ownPool = null;
+            this.dispatch = TaskDispatch.ownerThread();
         } else if (b.executor != null) {
-            this.executor = b.executor;
-            this.ownPool = null;
+            this.dispatch = TaskDispatch.executor(b.executor);
         } else {
-            ThreadFactory workers = b.threadFactory != null ? b.threadFactory : new NamedThreads(name + "-worker",
-                    b.daemon);
-            String workerRole = name + "-worker";
-            // Workers start on demand, one per hand-off until there are b.workers of them, as in ThreadPoolExecutor.
-            ThreadPoolExecutor pool = new ThreadPoolExecutor(b.workers, b.workers, 0L, TimeUnit.MILLISECONDS,
-                    new LinkedBlockingQueue<>(), r -> {
-                        // A broken factory throws here rather than return null: the pool would queue the task with
-                        // no worker to run it. The exception reaches the owner's hand-off, which fails that timer's
-                        // future with it.
-                        Thread t;
-                        try {
-                            t = workers.newThread(new Role(workerRole, r));
-                        } catch (RuntimeException | Error e) {
-                            throw new IllegalStateException("the ThreadFactory threw while creating a worker thread",
-                                    e);
-                        }
-                        if (t == null) {
-                            throw new IllegalStateException("the ThreadFactory returned null for a worker thread");
-                        }
-                        if (t.getState() != Thread.State.NEW) {
-                            throw new IllegalStateException("the ThreadFactory returned a worker thread that was"
-                                    + " already started (" + t + ")");
-                        }
-                        poolThreads.add(t);
-                        return t;
-                    });
-            this.executor = pool;
-            this.ownPool = pool;
+            this.dispatch = TaskDispatch.ownPool(b.workers,
+                    b.threadFactory != null ? factory : TimerThreads.named(name + "-worker", b.daemon),
+                    name + "-worker");
         }
-        if (b.manual) {
-            this.owner = null;
-            this.wakeupTick = AWAKE;
-        } else {
-            // Created now, so that a bad ThreadFactory fails the build; started by the first schedule (or shutdown),
-            // so that a timer that is never used costs no thread and, like the JDK's executor, keeps no JVM alive.
-            Thread t;
-            Runnable loop = new Role(name + "-owner", this::ownerLoop);
-            try {
-                t = (b.threadFactory != null ? factory : new NamedThreads(name + "-owner", b.daemon)).newThread(loop);
-            } catch (RuntimeException | Error e) {
-                if (ownPool != null) {
-                    ownPool.shutdownNow();
-                }
-                throw new IllegalStateException("the ThreadFactory threw while creating the owner thread", e);
-            }
-            if (t == null || t.getState() != Thread.State.NEW) {
-                if (ownPool != null) {
-                    ownPool.shutdownNow();
-                }
-                throw new IllegalStateException(t == null ? "the ThreadFactory returned null for the owner thread"
-                        : "the ThreadFactory returned a thread that was already started (" + t + ")");
-            }
-            this.owner = t;
-            this.wakeupTick = UNSTARTED;
-        }
+        this.loop = new OwnerLoop(this, dispatch, TickClock.levelBitsFor(b.tickNanos, b.levelBits), b.batch,
+                b.stepHook);
     }
 
-    /**
-     * Starts the owner thread if nobody has: called by a producer (or shutdown) that finds it UNSTARTED. Only the
-     * CAS winner starts it; the thread's start happens-before everything it does, so it sees every earlier offer.
-     */
-    private void startOwner() {
-        if (!WAKEUP_TICK.compareAndSet(this, UNSTARTED, AWAKE)) {
-            return;
-        }
-        try {
-            owner.start();
-        } catch (RuntimeException | Error e) { // no native thread to be had
-            // Fail loudly, as if the owner's loop had failed at once: nothing else will ever poll the queues.
-            failOwner(e);
-        }
+    private static WheelTimer build(Builder b) {
+        TickClock.levelBitsFor(b.tickNanos, b.levelBits); // checked before any thread is made
+        String name = b.namePrefix + "-" + TIMER_IDS.incrementAndGet();
+        return new WheelTimer(b, name, b.threadFactory);
     }
 
     /**
@@ -368,21 +137,32 @@ public final class WheelTimer extends AbstractExecutorService implements Schedul
         return new Builder();
     }
 
+    @Override
+    void runOwner() {
+        loop.run();
+    }
+
+    @Override
+    void ownerStartFailed(Throwable e) {
+        loop.fail(e); // as if the owner's loop had failed at once: nothing else will ever poll the queues
+    }
+
     // ==========================================================================================================
-    // Producers: any thread
+    // Scheduling: any thread
 
     @Override
     public TimerFuture<?> schedule(Runnable command, long delay, TimeUnit unit) {
         Objects.requireNonNull(command, "command");
         Objects.requireNonNull(unit, "unit");
-        return accept(new ScheduledTimer<Void>(this, command, 0, firstKey(delay, unit)));
+        return accept(new ScheduledTimer<Void>(this, command, 0, clock.firstKey(delay, unit)));
     }
 
     @Override
     public <V> TimerFuture<V> schedule(Callable<V> callable, long delay, TimeUnit unit) {
         Objects.requireNonNull(callable, "callable");
         Objects.requireNonNull(unit, "unit");
-        return accept(new ScheduledTimer<V>(this, callable, ScheduledTimer.KIND_CALLABLE, firstKey(delay, unit)));
+        return accept(new ScheduledTimer<V>(this, callable, ScheduledTimer.KIND_CALLABLE,
+                clock.firstKey(delay, unit)));
     }
 
     /**
@@ -402,8 +182,7 @@ public final class WheelTimer extends AbstractExecutorService implements Schedul
      * @throws IllegalArgumentException if delay &lt;= 0
      */
     @Override
-    public TimerFuture<?> scheduleWithFixedDelay(Runnable command, long initialDelay, long delay,
-                                                 TimeUnit unit) {
+    public TimerFuture<?> scheduleWithFixedDelay(Runnable command, long initialDelay, long delay, TimeUnit unit) {
         return schedulePeriodic(command, initialDelay, delay, unit, false);
     }
 
@@ -416,8 +195,8 @@ public final class WheelTimer extends AbstractExecutorService implements Schedul
                     + " must be positive");
         }
         long periodNanos = unit.toNanos(period);
-        long first = dueNanos(initialDelay, unit);
-        long key = initialDelay <= 0 ? first / tickNanos : keyOf(first);
+        long first = clock.dueNanos(initialDelay, unit);
+        long key = initialDelay <= 0 ? first / clock.tickNanos : clock.keyOf(first);
         PeriodicTimer t = new PeriodicTimer(this, command, first, key, fixedRate ? periodNanos : -periodNanos);
         // Registered before accept's offer and its re-read of runState (the schedule-vs-shutdown handshake), so a
         // shutdown either finds it here and ends it, or is seen by accept, which revokes it.
@@ -444,7 +223,7 @@ public final class WheelTimer extends AbstractExecutorService implements Schedul
     @Override
     public <T> TimerFuture<T> submit(Runnable task, T result) {
         Objects.requireNonNull(task, "task");
-        return schedule(java.util.concurrent.Executors.callable(task, result), 0, TimeUnit.NANOSECONDS);
+        return schedule(Executors.callable(task, result), 0, TimeUnit.NANOSECONDS);
     }
 
     @Override
@@ -452,577 +231,23 @@ public final class WheelTimer extends AbstractExecutorService implements Schedul
         return schedule(task, 0, TimeUnit.NANOSECONDS);
     }
 
-    private <T extends ScheduledTimer<?>> T accept(T t) {
-        if (runState != ACTIVE) {
-            throw rejected("the timer is shut down");
-        }
-        if (maxPending != Long.MAX_VALUE) {
-            for (;;) {
-                long p = pendingLimited.get();
-                if (p >= maxPending) {
-                    throw rejected("maxPending " + maxPending + " timers are already pending");
-                }
-                if (pendingLimited.compareAndSet(p, p + 1)) {
-                    break;
-                }
-            }
-        }
-        long key = t.key; // read before the offer: the owner may rewrite it afterwards
-        starts.offer(t); // counts the timer as scheduled (the producer index)
-        wakeIfEarlier(key);
-        if (runState != ACTIVE && t.revoke()) {
-            // A shutdown raced this schedule and nobody took the timer: it is rejected. The cancel command lets
-            // the owner unlink it if it already reached the wheel.
-            offerRevocation(t);
-            revokedAccepts.increment();
-            if (maxPending != Long.MAX_VALUE) {
-                pendingLimited.decrementAndGet();
-            }
-            throw rejected("the timer was shut down while scheduling");
-        }
-        return t;
-    }
-
-    private RejectedExecutionException rejected(String why) {
-        rejectedCount.increment();
-        Throwable f = failure;
-        if (f != null) {
-            return new RejectedExecutionException("the timer's owner thread failed: " + f, f);
-        }
-        return new RejectedExecutionException(why);
-    }
-
-    /**
-     * A timer revoked by a racing shutdown: the owner must unlink it if it reached the wheel, and must not sleep
-     * past that, since it may be all that keeps a shut-down owner from terminating (a revoked hour-long timer would
-     * otherwise hold termination for its cascade; one of Long.MAX_VALUE, forever). The cancel offer claims its index
-     * (atomic add) before the load of the plan in {@link #wakeNow()}: the same Dekker handshake as a start.
-     */
-    private void offerRevocation(ScheduledTimer<?> t) {
-        cancels.offer(t);
-        nonCancelOffers.increment();
-        wakeNow();
-    }
-
-    /** Wakes (or starts) the owner unless it is awake already; only the CAS winner unparks. */
-    private void wakeNow() {
-        long planned = wakeupTick;
-        if (planned == UNSTARTED) {
-            startOwner();
-        } else if (planned != AWAKE && WAKEUP_TICK.compareAndSet(this, planned, AWAKE)) {
-            unparkOwner();
-        }
-    }
-
-    /** The producer's half of the wake-up handshake, after its offer: wake the owner if it would sleep too long. */
-    private void wakeIfEarlier(long key) {
-        // The offer claimed its queue index with an atomic add (a volatile read-modify-write) before this volatile
-        // load; the owner stores its plan and then loads that index (planPark). The element itself is stored with
-        // only a release, so the owner must not judge by the element alone: it checks the index too.
-        // The backlog test is a heuristic on top: it keeps a parked owner from letting the queue outgrow its pooled
-        // chunks (a producer's index load reads the line its own add just wrote).
-        long planned = wakeupTick;
-        if (planned != AWAKE) {
-            if (planned == UNSTARTED) {
-                startOwner();
-            } else if ((key < planned || starts.currentProducerIndex() - parkedStartsIndex >= WAKE_BACKLOG)
-                    && WAKEUP_TICK.compareAndSet(this, planned, AWAKE)) {
-                unparkOwner();
-            }
-        }
-    }
-
-    /**
-     * Wakes an owner that plans a long sleep, so a cancelled timer is unlinked within about REAP_NANOS, or that has
-     * a chunk of cancel commands waiting.
-     */
-    private void wakeForCancel() {
-        long planned = wakeupTick;
-        // After shutdown the unlink may be the last thing that keeps the owner from terminating: wake it at once.
-        if (planned != AWAKE && planned != UNSTARTED && (planned - parkedAtTick > reapTicks
-                || cancels.currentProducerIndex() - parkedCancelsIndex >= WAKE_BACKLOG || runState != ACTIVE)
-                && WAKEUP_TICK.compareAndSet(this, planned, AWAKE)) {
-            unparkOwner();
-        }
-    }
-
-    /** Wakes the owner unconditionally (shutdown), starting it first if nobody has. */
-    private void wakeOwnerNow() {
-        if (wakeupTick == UNSTARTED) {
-            startOwner(); // it starts awake
-            return;
-        }
-        wakeupTick = AWAKE;
-        unparkOwner();
-    }
-
-    private void unparkOwner() {
-        Thread t = owner;
-        if (t != null) {
-            java.util.concurrent.locks.LockSupport.unpark(t);
-        }
-    }
-
-    /** Called by a periodic timer's runner after moving it back to NEW: the next period's start command. */
-    void resubmit(PeriodicTimer t) {
-        long key = t.startKey();
-        starts.offer(t);
-        resubmitted.increment();
-        wakeIfEarlier(key);
-        if (runState != ACTIVE && t.revoke()) {
-            periodics.remove(t);
-            offerRevocation(t);
-            releasePending();
-        }
-    }
-
-    // ---- accounting, from whichever thread ends a timer; each timer ends exactly once ----
-
-    void onEnded(ScheduledTimer<?> t, boolean failed) {
-        if (t.isPeriodic()) {
-            periodics.remove(t);
-        }
-        releasePending();
-        // Still linked: its public run() was called while it waited in the wheel. Have the owner unlink it now,
-        // as for a cancel, rather than keep it until its deadline (which would also delay termination after
-        // shutdown()). A racy plain read of the owner's link field: a timer the owner dispatched was unlinked
-        // before the hand-off, so it reads false; for an outside run a stale false keeps the old behaviour (it is
-        // unlinked at its deadline) and a stale true costs a no-op reap.
-        if (t.isInWheel()) {
-            cancels.offer(t);
-            nonCancelOffers.increment();
-            wakeForCancel();
-        }
-    }
-
-    /**
-     * A successful cancel from {@code fromPhase}: NEW (pending), RUNNING (a run claimed or in progress, which
-     * unlinked it from the wheel unless it was run from outside) or RETURNED (handed back: already accounted for).
-     */
-    void onCancelled(ScheduledTimer<?> t, int fromPhase) {
-        if (fromPhase == ScheduledTimer.RETURNED) {
-            return; // handed back by shutdownNow: already ended for this timer
-        }
-        if (t.isPeriodic()) {
-            periodics.remove(t);
-        }
-        if (maxPending != Long.MAX_VALUE) {
-            pendingLimited.decrementAndGet();
-        }
-        if (fromPhase == ScheduledTimer.NEW) {
-            cancels.offer(t); // counts the cancel (the producer index)
-            wakeForCancel();
-        } else {
-            cancelsWithoutOffer.increment();
-            if (t.isInWheel()) { // racy plain read, as in onEnded: a run from outside of a timer still linked
-                cancels.offer(t);
-                nonCancelOffers.increment();
-                wakeForCancel();
-            }
-        }
-    }
-
-    void onPeriodicEndedByShutdown(PeriodicTimer t) {
-        periodics.remove(t);
-        releasePending();
-    }
-
     /** @return why the owner failed, or null (lv) */
     Throwable ownerFailure() {
-        return failure;
-    }
-
-    /**
-     * shutdown()'s end of the periodic timers, from the calling thread, before it returns: each one still pending,
-     * claimed or running moves to CANCELLED, so no run starts after shutdown() returns (one in progress may finish).
-     * One pending in the wheel is unlinked by the owner, through a cancel command (not counted as a cancel).
-     */
-    private void endPeriodicTimers() {
-        for (PeriodicTimer t : periodics) {
-            int from = t.endByShutdown();
-            if (from < 0) {
-                continue;
-            }
-            periodics.remove(t);
-            releasePending();
-            if (from == ScheduledTimer.NEW || t.isInWheel()) {
-                cancels.offer(t);
-                nonCancelOffers.increment();
-            }
-        }
-    }
-
-    /** A timer ended other than by cancel (ran, failed, revoked, handed back). */
-    private void releasePending() {
-        if (maxPending != Long.MAX_VALUE) {
-            pendingLimited.decrementAndGet();
-        } else {
-            endedOtherwise.increment();
-        }
-    }
-
-    // ==========================================================================================================
-    // Time
-
-    long elapsedNanos() {
-        return time.nanoTime() - originNanos;
-    }
-
-    /** The deadline of a delay from now, in nanoseconds since the origin, saturating at Long.MAX_VALUE. */
-    private long dueNanos(long delay, TimeUnit unit) {
-        long now = elapsedNanos();
-        return delay <= 0 ? now : saturatedAdd(now, unit.toNanos(delay));
-    }
-
-    /** A key due now for delay &lt;= 0, else the first tick that starts at or after the deadline. */
-    private long firstKey(long delay, TimeUnit unit) {
-        return delay <= 0 ? elapsedNanos() / tickNanos : keyOf(dueNanos(delay, unit));
-    }
-
-    /** The first tick starting at or after a time since the origin: never early. */
-    long keyOf(long nanosSinceOrigin) {
-        long k = nanosSinceOrigin / tickNanos;
-        return nanosSinceOrigin % tickNanos == 0 ? k : k + 1;
-    }
-
-    long nanosUntilTick(long key) {
-        long at = key > Long.MAX_VALUE / tickNanos ? Long.MAX_VALUE : key * tickNanos;
-        return at - elapsedNanos();
-    }
-
-    static long saturatedAdd(long a, long b) {
-        long r = a + b;
-        return ((a ^ r) & (b ^ r)) < 0 ? (b < 0 ? Long.MIN_VALUE : Long.MAX_VALUE) : r;
-    }
-
-    /** Key bits needed so that every key up to ceil(Long.MAX_VALUE / tick) fits the wheel's window. */
-    static int bitsForKeys(long tickNanos) {
-        long maxKey = Long.MAX_VALUE / tickNanos + 1;
-        return 64 - Long.numberOfLeadingZeros(maxKey);
-    }
-
-    private static int[] defaultLevelBits(int needed) {
-        int levels = (needed + 5) / 6;
-        int[] bits = new int[levels];
-        java.util.Arrays.fill(bits, 6);
-        bits[levels - 1] = needed - 6 * (levels - 1);
-        return bits;
-    }
-
-    // ==========================================================================================================
-    // The owner thread
-
-    private void ownerLoop() {
-        try {
-            while (!ownerDone) {
-                boolean more = step();
-                if (!more && !ownerDone) {
-                    park();
-                }
-            }
-        } catch (Throwable e) {
-            failOwner(e);
-            if (e instanceof Error) {
-                throw (Error) e;
-            }
-            throw new IllegalStateException("the WheelTimer owner thread failed", e);
-        }
-    }
-
-    /**
-     * One iteration of the owner: drain (bounded) the cancel and start queues into the wheel, advance the wheel
-     * to the current tick (bounded), and dispatch what expired. Owner thread only.
-     *
-     * @return whether work is left over (a full batch was drained or expired), so the owner must not park
-     */
-    boolean step() {
-        if (ownerDone) {
-            return false;
-        }
-        int rs = runState;
-        if (rs >= STOP) {
-            stopNow();
-            return false;
-        }
-        if (rs == SHUTDOWN && !shutdownSeen) {
-            shutdownSeen = true; // shutdown() itself ended the periodic timers; their cancel commands unlink them
-        }
-        if (stepHook != null) {
-            stepHook.run();
-        }
-        long tick = elapsedNanos() / tickNanos;
-        int reaped = cancels.drain(reaper, batch);
-        int started = starts.drain(starter, batch);
-        long target = tick + 1;
-        int room = due.length - dueCount;
-        if (room > 0) {
-            wheel.increaseMinAllowedKey(target, Math.min(batch, room), expirer);
-        }
-        dispatchDue();
-        reapedLastStep = reaped > 0;
-        long behind = target - wheel.minAllowedKey();
-        lagNanos = behind > 0 ? behind * tickNanos : 0L;
-        firedPublished = fired;
-        if (ownerDone) {
-            return false; // a task run on this thread called shutdownNow
-        }
-        if (rs == SHUTDOWN && wheel.isEmpty() && starts.isEmpty()) {
-            exitOwner(null);
-            return false;
-        }
-        return reaped == batch || started == batch || behind > 0;
-    }
-
-    private void ownerStart(ScheduledTimer<?> t) {
-        if (t.phase() != ScheduledTimer.NEW) {
-            return; // cancelled or revoked before reaching the wheel; already accounted for
-        }
-        // shutdown() ends periodic timers; after shutdownNow (STOP, which may have landed during this step) they
-        // are linked like any other, so that stopNow hands them back.
-        if (t.isPeriodic() && runState == SHUTDOWN) {
-            if (t.revoke()) {
-                periodics.remove(t);
-                releasePending();
-            }
-            return;
-        }
-        if (t.isInWheel()) {
-            wheel.remove(t); // its public run() was called while it waited in the wheel: this is its next period
-        }
-        long key = t.startKey(); // a periodic's next period: its runner never writes the key the wheel reads
-        long min = wheel.minAllowedKey();
-        if (key >= min) {
-            wheel.add(t, key);
-        } else if (dueCount < due.length) {
-            due[dueCount++] = t;
-        } else {
-            // The due buffer is full (a flood of already-due timers): the earliest key the wheel takes is at most
-            // the current tick + 1, so the timer still runs at the next step's advance, in key order.
-            wheel.add(t, min);
-        }
-    }
-
-    private void ownerReap(ScheduledTimer<?> t) {
-        wheel.remove(t);
-    }
-
-    private void ownerExpire(ScheduledTimer<?> t) {
-        due[dueCount++] = t; // step() bounds the advance by the room left in the buffer
-    }
-
-    private void dispatchDue() {
-        for (int i = 0; i < dueCount; i++) {
-            ScheduledTimer<?> t = due[i];
-            if (t != null && runState >= STOP) {
-                return; // shutdownNow: the next step's stopNow hands the rest back (it skips the nulled entries)
-            }
-            due[i] = null;
-            if (t == null || t.phase() != ScheduledTimer.NEW) {
-                continue; // cancelled, not yet reaped
-            }
-            fired++;
-            if (executor == null) {
-                t.run();
-                Thread.interrupted(); // a task's interrupt must not reach the owner's park
-            } else {
-                try {
-                    executor.execute(t);
-                } catch (Throwable e) {
-                    t.fail(e);
-                }
-            }
-        }
-        dueCount = 0;
-    }
-
-    /** Plans a park until the next event, re-checks the queues (the Dekker handshake), then parks. */
-    private void park() {
-        long planned = planPark();
-        if (planned == AWAKE) {
-            return;
-        }
-        if (planned == NO_EVENT) {
-            java.util.concurrent.locks.LockSupport.park(this);
-        } else {
-            long nanos = nanosUntilTick(planned);
-            if (nanos > 0) {
-                java.util.concurrent.locks.LockSupport.parkNanos(this, nanos);
-            }
-        }
-        wakeupTick = AWAKE;
-        Thread.interrupted(); // shutdownNow signals through runState; a stray interrupt must not spin the park
-    }
-
-    /**
-     * The owner's decision to park: publishes the planned wake-up tick, then drains what producers offered before
-     * they could see it. Owner thread only (a test seam in manual mode).
-     *
-     * @return the planned tick (NO_EVENT for an indefinite park), or AWAKE if the owner must not park
-     */
-    long planPark() {
-        long tick = elapsedNanos() / tickNanos;
-        long planned = wheel.nextEventAtOrBefore(NO_EVENT);
-        if (reapedLastStep) {
-            planned = Math.min(planned, tick + reapTicks);
-        }
-        int rs = runState;
-        parkedAtTick = tick;
-        parkedStartsIndex = starts.currentConsumerIndex();
-        parkedCancelsIndex = cancels.currentConsumerIndex();
-        wakeupTick = planned; // sv, then the queues' producer indexes (lv, in isEmpty): the Dekker handshake
-        int reaped = cancels.drain(reaper, batch);
-        int started = starts.drain(starter, batch);
-        // A producer may have claimed an index without its element being visible yet (the drain then stops short):
-        // isEmpty compares the indexes, so such an offer keeps the owner awake instead of being slept past.
-        boolean midOffer = !starts.isEmpty() || !cancels.isEmpty();
-        if (dueCount > 0 || reaped == batch || started == batch || midOffer || runState != rs
-                || wheel.nextEventAtOrBefore(planned) < planned || planned <= tick
-                || (rs == SHUTDOWN && wheel.isEmpty()) // the drain above may have taken the last work: exit
-                // A shutdown the steps have not acted on yet: its unpark may be used up already, by a park inside
-                // a task on this thread or inside the executor's execute, so the next step must see it now.
-                || (rs == SHUTDOWN && !shutdownSeen) || rs >= STOP) {
-            wakeupTick = AWAKE;
-            if (midOffer && dueCount == 0 && reaped < batch && started < batch) {
-                // A producer sits between its index claim and its element store: let it finish. Yield at first;
-                // if it stays stuck (descheduled on a busy machine), back off a tick at a time instead of spinning.
-                if (++midOfferPlans > 100 && owner != null) {
-                    java.util.concurrent.locks.LockSupport.parkNanos(this, midOfferBackoffNanos(tickNanos));
-                } else {
-                    Thread.yield();
-                }
-            } else {
-                midOfferPlans = 0;
-            }
-            return AWAKE;
-        }
-        return planned;
-    }
-
-    /**
-     * How long the owner backs off while a producer stays stuck between its index claim and its element store: a
-     * tick at most, and never more than {@link #MID_OFFER_BACKOFF_NANOS}, since every other timer waits meanwhile
-     * (a whole tick would add up to a tick of lateness, a second with a coarse tick).
-     */
-    static long midOfferBackoffNanos(long tickNanos) {
-        return Math.min(tickNanos, MID_OFFER_BACKOFF_NANOS);
-    }
-
-    /** shutdownNow's collection: every timer not started nor cancelled, claimed as RETURNED exactly once. */
-    private void stopNow() {
-        List<Runnable> out = new ArrayList<>();
-        handedBack = out; // published first: if anything below throws, what was claimed still reaches the caller
-        // poll, not drain: drain stops at a slot whose producer has claimed the index but not yet stored the
-        // element, stranding every timer offered after it; poll compares the indexes and waits for that store.
-        for (ScheduledTimer<?> t; (t = starts.poll()) != null; ) {
-            claim(t, out);
-        }
-        for (int i = 0; i < dueCount; i++) {
-            ScheduledTimer<?> t = due[i];
-            due[i] = null;
-            if (t != null) {
-                claim(t, out);
-            }
-        }
-        dueCount = 0;
-        wheel.removeAll(t -> claim(t, out));
-        cancels.drain(t -> { });
-        if (ownPool != null) {
-            for (Runnable r : ownPool.shutdownNow()) {
-                if (r instanceof ScheduledTimer) {
-                    claim((ScheduledTimer<?>) r, out);
-                }
-            }
-        }
-        exitOwner(out);
-    }
-
-    private void claim(ScheduledTimer<?> t, List<Runnable> out) {
-        if (t.claimReturned()) {
-            out.add(t);
-            if (t.isPeriodic()) {
-                periodics.remove(t);
-            }
-            releasePending();
-        }
-    }
-
-    private void exitOwner(List<Runnable> returned) {
-        if (returned != null) {
-            handedBack = returned;
-        }
-        try {
-            if (ownPool != null) {
-                ownPool.shutdown();
-            }
-        } finally {
-            // Whatever the pool's shutdown does, waiters in shutdownNow and awaitTermination are released.
-            ownerDone = true;
-            ownerExited.countDown();
-        }
-    }
-
-    /** The owner loop threw: fail loudly, never silently dead. */
-    private void failOwner(Throwable e) {
-        failure = e;
-        advanceRunState(STOP);
-        IllegalStateException cause = new IllegalStateException("the WheelTimer owner thread failed", e);
-        try {
-            for (ScheduledTimer<?> t; (t = starts.poll()) != null; ) {
-                t.fail(cause); // poll, not drain: see stopNow
-            }
-            for (int i = 0; i < dueCount; i++) {
-                ScheduledTimer<?> t = due[i];
-                due[i] = null;
-                if (t != null) {
-                    t.fail(cause);
-                }
-            }
-            dueCount = 0;
-            wheel.removeAll(t -> t.fail(cause));
-            if (ownPool != null) {
-                // Hand-offs the pool has not started: they fail too, rather than run after the failure. Running
-                // tasks finish; a periodic one then ends failed (PeriodicTimer.run reads the failure).
-                List<Runnable> queued = new ArrayList<>();
-                ownPool.getQueue().drainTo(queued);
-                for (Runnable r : queued) {
-                    if (r instanceof ScheduledTimer) {
-                        ((ScheduledTimer<?>) r).fail(cause);
-                    }
-                }
-            }
-            for (PeriodicTimer t : periodics) {
-                t.fail(cause); // pending anywhere else (a user executor's queue): NEW -> FAILED; else a no-op
-            }
-        } catch (Throwable again) {
-            e.addSuppressed(again);
-        } finally {
-            exitOwner(null); // allocates nothing; shutdownNow answers an empty list when none was published
-        }
-    }
-
-    private boolean advanceRunState(int target) {
-        for (;;) {
-            int rs = runState;
-            if (rs >= target) {
-                return false;
-            }
-            if (RUN_STATE.compareAndSet(this, rs, target)) {
-                return true;
-            }
-        }
+        return termination.failure();
     }
 
     // ==========================================================================================================
     // Lifecycle
 
     /**
-     * Rejects new timers; one-shot timers already scheduled still run at their time, periodic ones end. Returns at
-     * once; use {@link #awaitTermination} to wait.
+     * Rejects new timers; one-shot timers already scheduled still run at their time. Periodic timers end before
+     * this returns: their futures read cancelled, and no run of theirs starts afterwards (one in progress may
+     * finish). Returns without waiting for the one-shots; use {@link #awaitTermination} to wait.
      */
     @Override
     public void shutdown() {
         advanceRunState(SHUTDOWN);
-        if (runState == SHUTDOWN) {
+        if (runState() == SHUTDOWN) {
             endPeriodicTimers(); // every caller, so that none returns before they have ended
         }
         wakeOwnerNow();
@@ -1039,62 +264,39 @@ public final class WheelTimer extends AbstractExecutorService implements Schedul
         boolean won = advanceRunState(STOP);
         wakeOwnerNow();
         if (!won) {
-            return new ArrayList<>();
+            return new java.util.ArrayList<>();
         }
         if (owner == null || Thread.currentThread() == owner) {
-            if (!ownerDone) {
-                stopNow();
+            if (!termination.ownerDone()) {
+                loop.stopNow();
             }
         } else {
-            if (executor == null) {
+            if (dispatch.runsOnOwner()) {
                 owner.interrupt(); // a task running on the owner thread
             }
-            boolean interrupted = false;
-            for (;;) {
-                try {
-                    ownerExited.await();
-                    break;
-                } catch (InterruptedException e) {
-                    interrupted = true;
-                }
-            }
-            if (interrupted) {
-                Thread.currentThread().interrupt();
-            }
+            termination.awaitOwnerExit();
         }
-        List<Runnable> out = handedBack;
-        if (out == null && failure == null) {
+        if (termination.exitedWithoutHandBack()) {
             // The owner exited on its own (an earlier shutdown() completed) before it saw STOP: collect what is
             // left, which the owner no longer touches (its exit happens-before the latch release we waited on).
-            stopNow();
-            out = handedBack;
+            loop.stopNow();
         }
-        handedBack = null;
-        return out == null ? new ArrayList<>() : out;
+        return termination.takeHandedBack();
     }
 
     @Override
     public boolean isShutdown() {
-        return runState != ACTIVE;
+        return runState() != ACTIVE;
     }
 
     @Override
     public boolean isTerminated() {
-        return ownerDone && (ownPool == null || ownPool.isTerminated());
+        return termination.isTerminated(dispatch);
     }
 
     @Override
     public boolean awaitTermination(long timeout, TimeUnit unit) throws InterruptedException {
-        long nanos = unit.toNanos(timeout);
-        long deadline = System.nanoTime() + nanos;
-        if (!ownerExited.await(nanos, TimeUnit.NANOSECONDS)) {
-            return false;
-        }
-        if (ownPool != null) {
-            // A timeout near Long.MIN_VALUE would wrap the remaining time around to centuries: no wait is no wait.
-            return ownPool.awaitTermination(nanos <= 0 ? 0 : deadline - System.nanoTime(), TimeUnit.NANOSECONDS);
-        }
-        return true;
+        return termination.awaitTermination(timeout, unit, dispatch);
     }
 
     /**
@@ -1106,114 +308,27 @@ public final class WheelTimer extends AbstractExecutorService implements Schedul
      */
     @Override
     public void close() {
-        shutdown();
-        if (Thread.currentThread() == owner || poolThreads.contains(Thread.currentThread())) {
-            return; // a task of this timer: waiting would wait for itself
-        }
-        boolean interrupted = false;
-        while (!isTerminated()) {
-            try {
-                if (awaitTermination(1, TimeUnit.DAYS)) {
-                    break;
-                }
-            } catch (InterruptedException e) {
-                if (!interrupted) {
-                    // Nobody receives this list, so end its timers rather than leave their get() waiting forever.
-                    for (Runnable r : shutdownNow()) {
-                        ((Future<?>) r).cancel(false);
-                    }
-                    interrupted = true;
-                }
-            }
-        }
-        if (interrupted) {
-            Thread.currentThread().interrupt();
-        }
+        Thread me = Thread.currentThread();
+        termination.close(this, dispatch, me == owner || dispatch.isPoolThread(me));
     }
 
     /** @return a snapshot of the counters */
     public TimerMetrics metrics() {
-        // Read without stopping anything, in an order that can only make pending read high, never low, while
-        // timers move: ends before starts (a timer's start offer happens before whatever ends it); the cancel
-        // corrections after the cancel index and the start corrections before the start index (each correction is
-        // incremented after the offer it corrects, so a correction read first is already in the index read next).
-        long cancelled = cancels.currentProducerIndex();
-        cancelled += cancelsWithoutOffer.sum() - nonCancelOffers.sum();
-        long ended = endedOtherwise.sum();
-        long notNew = resubmitted.sum() + revokedAccepts.sum();
-        long scheduled = starts.currentProducerIndex() - notNew;
-        long pending = maxPending != Long.MAX_VALUE ? pendingLimited.get() : scheduled - cancelled - ended;
-        return new TimerMetrics(pending, scheduled, firedPublished, cancelled, rejectedCount.sum(), lagNanos);
+        return counters.snapshot(starts, cancels);
     }
 
     /** @return the tick length in nanoseconds */
     public long tickNanos() {
-        return tickNanos;
+        return clock.tickNanos;
     }
 
     @Override
     public String toString() {
-        String state = ownerDone ? "terminated" : runState == ACTIVE ? "running" : "shutting down";
-        return "WheelTimer[" + state + ", tick=" + tickNanos + "ns, " + metrics() + "]";
+        String state = termination.ownerDone() ? "terminated" : runState() == ACTIVE ? "running" : "shutting down";
+        return "WheelTimer[" + state + ", tick=" + clock.tickNanos + "ns, " + metrics() + "]";
     }
 
     // ==========================================================================================================
-    // Test seams (package-private)
-
-    /** Whether a producer has woken the owner since its last {@link #planPark()}. */
-    boolean isAwake() {
-        return wakeupTick == AWAKE;
-    }
-
-    /** The owner's wheel, for tests that inspect it between steps from the stepping thread. */
-    TimingWheel<ScheduledTimer<?>> wheel() {
-        return wheel;
-    }
-
-    // ==========================================================================================================
-
-    /**
-     * What a {@link ThreadFactory} is handed to run: the owner loop or a pool worker, named by its
-     * {@link #toString()} ({@code tickwheel-N-owner}, {@code tickwheel-N-worker}), so that a user's factory can tell
-     * the two apart.
-     */
-    private static final class Role implements Runnable {
-        private final String role;
-        private final Runnable body;
-
-        Role(String role, Runnable body) {
-            this.role = role;
-            this.body = body;
-        }
-
-        @Override
-        public void run() {
-            body.run();
-        }
-
-        @Override
-        public String toString() {
-            return role;
-        }
-    }
-
-    private static final class NamedThreads implements ThreadFactory {
-        private final String prefix;
-        private final boolean daemon;
-        private final AtomicInteger count = new AtomicInteger();
-
-        NamedThreads(String prefix, boolean daemon) {
-            this.prefix = prefix;
-            this.daemon = daemon;
-        }
-
-        @Override
-        public Thread newThread(Runnable r) {
-            Thread t = new Thread(r, prefix.endsWith("-owner") ? prefix : prefix + "-" + count.incrementAndGet());
-            t.setDaemon(daemon);
-            return t;
-        }
-    }
 
     /**
      * Configures a {@link WheelTimer}. Every setter checks its argument at once and throws
@@ -1414,7 +529,7 @@ public final class WheelTimer extends AbstractExecutorService implements Schedul
             return this;
         }
 
-        /** Test seam: no owner thread; the test calls {@link WheelTimer#step()} and {@link #planPark()}. */
+        /** Test seam: no owner thread; the test steps the owner through {@link OwnerLoop#of(WheelTimer)}. */
         Builder manualDrive() {
             this.manual = true;
             return this;
@@ -1442,7 +557,7 @@ public final class WheelTimer extends AbstractExecutorService implements Schedul
          *                                  be started (one already started); no thread is left running
          */
         public WheelTimer build() {
-            return new WheelTimer(this);
+            return WheelTimer.build(this);
         }
     }
 }

@@ -2,6 +2,32 @@
  * Tickwheel: a hierarchical timing wheel ({@link dev.tickwheel.TimingWheel}) and a lock-free multi-producer
  * {@link java.util.concurrent.ScheduledExecutorService} built on it ({@link dev.tickwheel.WheelTimer}).
  *
+ * <h2>How a timer flows, and who owns what</h2>
+ * <pre>
+ *  any thread                     owner thread (one per timer)                       worker / executor
+ *  ──────────                     ────────────────────────────                       ─────────────────
+ *  schedule ─▶ new ScheduledTimer
+ *             (future = command = wheel node: one object)
+ *             ─offer─▶ start queue ──drain──▶ OwnerLoop.start ─▶ TimingWheel.add
+ *  cancel ──CAS state──▶ cancel queue ─drain─▶ OwnerLoop.reap ─▶ TimingWheel.remove
+ *                                             OwnerLoop.step: advance the wheel to now
+ *                                               ─▶ due buffer ─▶ TaskDispatch ─────────▶ ScheduledTimer.run
+ *                                                                                         ─▶ future completes
+ *  shutdown / shutdownNow ─▶ run state, wake-up ─▶ owner exits (Termination) ◀─ awaitTermination, close
+ * </pre>
+ * <ul>
+ *   <li>{@link dev.tickwheel.WheelTimer}: the public API and its builder. It extends {@code CommandPort}, which
+ *   holds the MPSC start and cancel queues, the run state and the owner's wake-up plan, and both halves of the two
+ *   handshakes between producers and the owner (lost wake-up; schedule vs shutdown).</li>
+ *   <li>{@code OwnerLoop}: everything confined to the owner thread: the {@link dev.tickwheel.TimingWheel}, the due
+ *   buffer, and the steps, parking, the shutdownNow collection and the failure path.</li>
+ *   <li>{@code TaskDispatch}: where due tasks run (the timer's own pool, the user's executor, or the owner).</li>
+ *   <li>{@code Termination}: the owner's exit, the hand-back, awaitTermination and close.</li>
+ *   <li>{@code ScheduledTimer} / {@code PeriodicTimer}: the timer, shared by every thread and changed only by CAS
+ *   on its state word; a {@link dev.tickwheel.TimerFuture} to its caller.</li>
+ *   <li>{@code TickClock} (tick arithmetic), {@code TimerCounters} (metrics), {@code TimerThreads} (threads).</li>
+ * </ul>
+ *
  * <h2>Memory-ordering vocabulary</h2>
  * Every field shared between threads says at its declaration who writes it, who reads it and which ordering
  * publishes it, in these words (after JCTools):

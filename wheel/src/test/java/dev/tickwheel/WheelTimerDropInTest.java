@@ -54,7 +54,7 @@ class WheelTimerDropInTest {
         ScheduledFuture<?> periodic = timer.scheduleAtFixedRate(runs::incrementAndGet, 1, 1, MILLISECONDS);
         ScheduledFuture<String> oneShot = timer.schedule(() -> "one-shot", 1, MILLISECONDS);
         clock.advance(1, MILLISECONDS);
-        timer.step();
+        OwnerLoop.of(timer).step();
         assertEquals(2, handedOff.size(), "precondition: both runs are in the pool's queue");
 
         timer.shutdown();
@@ -66,7 +66,7 @@ class WheelTimerDropInTest {
         }
         assertEquals(0, runs.get(), "a periodic run started after shutdown() returned");
         assertTrue(oneShot.isDone());
-        timer.step();
+        OwnerLoop.of(timer).step();
         assertTrue(timer.isTerminated());
         assertEquals(0, timer.metrics().pending(), timer.metrics()::toString);
     }
@@ -86,13 +86,13 @@ class WheelTimerDropInTest {
             cancelledInsideItsRun.set(self.get().isCancelled());
         }, 1, 1, MILLISECONDS));
         clock.advance(1, MILLISECONDS);
-        timer.step();
+        OwnerLoop.of(timer).step();
         handedOff.remove(0).run();
 
         assertTrue(cancelledInsideItsRun.get(), "the future did not read cancelled once shutdown() returned");
         for (int i = 0; i < 4; i++) {
             clock.advance(1, MILLISECONDS);
-            timer.step();
+            OwnerLoop.of(timer).step();
         }
         assertEquals(List.of(), handedOff, "a run followed the shutdown");
         assertEquals(1, runs.get());
@@ -118,16 +118,16 @@ class WheelTimerDropInTest {
             timer.schedule(() -> order.add(n), 100 - (i < 50 ? 0 : 40), MILLISECONDS); // half of them added later
             if (i == 49) {
                 clock.advance(40, MILLISECONDS);
-                timer.step();
+                OwnerLoop.of(timer).step();
             }
         }
-        timer.step();
+        OwnerLoop.of(timer).step();
 
         timer.shutdown();
 
         for (int ms = 0; ms < 100 && !timer.isTerminated(); ms++) {
             clock.advance(1, MILLISECONDS);
-            timer.step();
+            OwnerLoop.of(timer).step();
             handedOff.forEach(Runnable::run);
             handedOff.clear();
         }
@@ -157,7 +157,7 @@ class WheelTimerDropInTest {
         AtomicInteger runs = new AtomicInteger();
         ScheduledTimer<?> periodic = (ScheduledTimer<?>) timer.scheduleWithFixedDelay(runs::incrementAndGet, 100, 5,
                 MILLISECONDS);
-        timer.step();
+        OwnerLoop.of(timer).step();
         assertTrue(periodic.isInWheel());
         timer.schedule(() -> { }, 1, HOURS); // queued ahead of the periodic's next start command
 
@@ -166,12 +166,12 @@ class WheelTimerDropInTest {
         assertEquals(100, periodic.key(), "the run from outside rewrote the key of a node linked in the wheel");
 
         clock.advance(64, MILLISECONDS);
-        timer.step(); // takes the one-hour timer only; the advance cascades the periodic's level-1 slot
-        TimingWheel<ScheduledTimer<?>> wheel = timer.wheel();
+        OwnerLoop.of(timer).step(); // takes the one-hour timer only; the advance cascades the periodic's level-1 slot
+        TimingWheel<ScheduledTimer<?>> wheel = OwnerLoop.of(timer).wheel();
         assertTrue(wheel.minKey() >= wheel.minAllowedKey(), "the wheel holds a key below its own time: "
                 + wheel.minKey() + " < " + wheel.minAllowedKey());
 
-        timer.step(); // takes the periodic's start command: due 5 ms after the outside run, so overdue now
+        OwnerLoop.of(timer).step(); // takes the periodic's start command: due 5 ms after the outside run, so overdue now
         handedOff.forEach(Runnable::run);
         assertEquals(2, runs.get(), "the next run, overdue, follows at once; exactly one");
     }
@@ -186,10 +186,10 @@ class WheelTimerDropInTest {
      */
     @Test
     void theBackOffForAStuckProducerIsCappedWellBelowACoarseTick() {
-        assertEquals(WheelTimer.MID_OFFER_BACKOFF_NANOS, WheelTimer.midOfferBackoffNanos(SECONDS.toNanos(1)));
-        assertEquals(WheelTimer.MID_OFFER_BACKOFF_NANOS, WheelTimer.midOfferBackoffNanos(WheelTimer.DEFAULT_TICK_NANOS));
-        assertEquals(WheelTimer.MIN_TICK_NANOS, WheelTimer.midOfferBackoffNanos(WheelTimer.MIN_TICK_NANOS));
-        assertTrue(WheelTimer.MID_OFFER_BACKOFF_NANOS <= MILLISECONDS.toNanos(1) / 10);
+        assertEquals(OwnerLoop.MID_OFFER_BACKOFF_NANOS, OwnerLoop.midOfferBackoffNanos(SECONDS.toNanos(1)));
+        assertEquals(OwnerLoop.MID_OFFER_BACKOFF_NANOS, OwnerLoop.midOfferBackoffNanos(WheelTimer.DEFAULT_TICK_NANOS));
+        assertEquals(WheelTimer.MIN_TICK_NANOS, OwnerLoop.midOfferBackoffNanos(WheelTimer.MIN_TICK_NANOS));
+        assertTrue(OwnerLoop.MID_OFFER_BACKOFF_NANOS <= MILLISECONDS.toNanos(1) / 10);
     }
 
     // ==========================================================================================================

@@ -194,7 +194,7 @@ class WheelTimerFaultTest {
         ScheduledFuture<?> later = timer.schedule(() -> ranAt.set(clock.get()), 7, TimeUnit.MILLISECONDS);
         for (long ms = 0; ms <= 10; ms++) {
             clock.set(ms * MS);
-            while (timer.step()) {
+            while (OwnerLoop.of(timer).step()) {
                 // drain
             }
             if (ms < 7) {
@@ -308,7 +308,7 @@ class WheelTimerFaultTest {
             }
             for (int ms = 1; ms <= n; ms++) {
                 clock.set(ms * MS);
-                assertFalse(timer.step(), "nothing left over at " + ms + " ms");
+                assertFalse(OwnerLoop.of(timer).step(), "nothing left over at " + ms + " ms");
                 TimerMetrics m = timer.metrics();
                 assertEquals(ms, m.fired(), "one timer handed to the blocked pool per tick: " + m);
                 assertEquals(0, m.lagNanos());
@@ -620,7 +620,7 @@ class WheelTimerFaultTest {
         for (int i = 0; i < 1_000; i++) {
             add.accept(6 * hour + random.nextLong(hour)); // due after the pause
         }
-        while (timer.step()) {
+        while (OwnerLoop.of(timer).step()) {
             // load the wheel in batches at clock 0
         }
         assertEquals(0, fired[0]);
@@ -629,7 +629,7 @@ class WheelTimerFaultTest {
         int steps = 0;
         for (;;) {
             int before = fired[0];
-            boolean more = timer.step();
+            boolean more = OwnerLoop.of(timer).step();
             int inStep = fired[0] - before;
             assertTrue(inStep <= batch, "step " + steps + " fired " + inStep + " > ownerBatch " + batch);
             long lag = timer.metrics().lagNanos();
@@ -663,14 +663,14 @@ class WheelTimerFaultTest {
         }
 
         clock.set(8 * hour);
-        while (timer.step()) {
+        while (OwnerLoop.of(timer).step()) {
             // the rest
         }
         for (int i = 0; i < count[0]; i++) {
             assertEquals(1, runs.get(i), "timer " + i + " ran exactly once in the end (seed " + seed + ")");
         }
         assertEquals(0, timer.metrics().pending());
-        assertTrue(timer.wheel().isEmpty());
+        assertTrue(OwnerLoop.of(timer).wheel().isEmpty());
         assertTrue(timer.shutdownNow().isEmpty());
     }
 
@@ -955,7 +955,7 @@ class WheelTimerFaultTest {
         waiter.start();
         awaitBlocked(waiter);
         clock.set(5 * MS);
-        timer.step();
+        OwnerLoop.of(timer).step();
         waiter.join(TimeUnit.SECONDS.toMillis(30));
         assertEquals("done", second.get(), "a later get() still gets the result");
         assertEquals("done", f.get(0, TimeUnit.NANOSECONDS));

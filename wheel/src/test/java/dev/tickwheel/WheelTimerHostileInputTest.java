@@ -62,7 +62,7 @@ class WheelTimerHostileInputTest {
     }
 
     private void stepAll(WheelTimer timer) {
-        while (timer.step()) {
+        while (OwnerLoop.of(timer).step()) {
             // drain
         }
     }

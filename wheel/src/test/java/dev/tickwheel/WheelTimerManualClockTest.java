@@ -111,7 +111,7 @@ class WheelTimerManualClockTest {
             ManualTimeSource clock = new ManualTimeSource(start);
             WheelTimer t = manualTimer(clock, 64);
             clock.advanceTo(start, offsetTicks * TICK);
-            t.step(); // the wheel now stands at the offset
+            OwnerLoop.of(t).step(); // the wheel now stands at the offset
             clock.advanceTo(start, scheduledAt);
             AtomicInteger runs = new AtomicInteger();
             ScheduledFuture<?> f = t.schedule(runs::incrementAndGet, delay, NANOSECONDS);
@@ -124,27 +124,27 @@ class WheelTimerManualClockTest {
                     long at = firesAt - (1L << j);
                     if (at > clock.nanoTime() - start && at > scheduledAt) {
                         clock.advanceTo(start, at);
-                        t.step();
+                        OwnerLoop.of(t).step();
                         assertEquals(0, runs.get(), what + ": fired at " + at + ", before its deadline " + deadline);
                     }
                 }
             }
             if (approach == Approach.UNALIGNED) {
                 clock.advanceTo(start, deadline);
-                t.step();
+                OwnerLoop.of(t).step();
                 assertEquals(0, runs.get(), what + ": fired before the end of its deadline's tick");
             }
             clock.advanceTo(start, firesAt - 1);
-            t.step();
+            OwnerLoop.of(t).step();
             assertEquals(0, runs.get(), what + ": fired 1 ns before " + firesAt);
             assertTrue(f.getDelay(NANOSECONDS) > 0, what + ": getDelay " + f.getDelay(NANOSECONDS) + " before due");
             clock.advanceTo(start, firesAt);
-            t.step();
+            OwnerLoop.of(t).step();
             assertEquals(1, runs.get(), what + ": did not fire at the first step at " + firesAt);
-            t.step();
+            OwnerLoop.of(t).step();
             assertEquals(1, runs.get(), what + ": fired twice");
             assertTrue(f.isDone());
-            assertEquals(0, t.wheel().size());
+            assertEquals(0, OwnerLoop.of(t).wheel().size());
         }
     }
 
@@ -159,7 +159,7 @@ class WheelTimerManualClockTest {
         ManualTimeSource clock = new ManualTimeSource(start);
         WheelTimer t = manualTimer(clock);
         clock.advanceTo(start, offsetTicks * TICK);
-        t.step();
+        OwnerLoop.of(t).step();
         long scheduledAt = offsetTicks * TICK;
         TreeMap<Long, List<Integer>> byDeadline = new TreeMap<>();
         long[] delays = boundaryDelays();
@@ -176,15 +176,15 @@ class WheelTimerManualClockTest {
         for (Map.Entry<Long, List<Integer>> e : byDeadline.entrySet()) {
             long deadline = e.getKey();
             clock.advanceTo(start, deadline - 1);
-            t.step();
+            OwnerLoop.of(t).step();
             assertEquals(fired, firedIds(runs), "at " + (deadline - 1) + ", 1 ns before a deadline");
             clock.advanceTo(start, deadline);
-            t.step();
+            OwnerLoop.of(t).step();
             fired.addAll(e.getValue());
             fired.sort(null);
             assertEquals(fired, firedIds(runs), "at the deadline " + deadline);
         }
-        assertEquals(0, t.wheel().size());
+        assertEquals(0, OwnerLoop.of(t).wheel().size());
         assertEquals(fired.size(), t.metrics().fired());
     }
 
@@ -217,13 +217,13 @@ class WheelTimerManualClockTest {
                 .tick(tick, NANOSECONDS).build();
         AtomicInteger runs = new AtomicInteger();
         t.schedule(runs::incrementAndGet, Long.MAX_VALUE, NANOSECONDS);
-        t.step();
+        OwnerLoop.of(t).step();
 
         clock.advanceTo(start, Long.MAX_VALUE - 1);
-        t.step();
+        OwnerLoop.of(t).step();
         assertEquals(0, runs.get());
         clock.advanceTo(start, Long.MAX_VALUE);
-        t.step();
+        OwnerLoop.of(t).step();
         assertEquals(1, runs.get());
     }
 
@@ -247,13 +247,13 @@ class WheelTimerManualClockTest {
         for (long elapsed : new long[] {0, TICK, HOURS.toNanos(1), Long.MAX_VALUE / 2, Long.MAX_VALUE - TICK,
                 Long.MAX_VALUE - 1, Long.MAX_VALUE}) {
             clock.advanceTo(start, elapsed);
-            t.step();
+            OwnerLoop.of(t).step();
             assertEquals(0, runs.get(), "fired at elapsed " + elapsed);
         }
         for (ScheduledFuture<?> f : futures) {
             assertFalse(f.isDone());
         }
-        assertEquals(futures.size(), t.wheel().size());
+        assertEquals(futures.size(), OwnerLoop.of(t).wheel().size());
     }
 
     // ==========================================================================================================
@@ -330,7 +330,7 @@ class WheelTimerManualClockTest {
             clock.advance(randomStep(steps), NANOSECONDS);
             stepClock.add(clock.nanoTime() - start);
             stepsStarted.incrementAndGet();
-            t.step();
+            OwnerLoop.of(t).step();
         }
         for (Thread th : threads) {
             th.join();
@@ -338,13 +338,13 @@ class WheelTimerManualClockTest {
         assertTrue(failures.isEmpty(), () -> "a producer failed: " + failures);
         // The tail: keep jumping (cascading through every level) until every timer has fired.
         int guard = 0;
-        while (t.metrics().fired() < total || t.wheel().size() > 0) {
+        while (t.metrics().fired() < total || OwnerLoop.of(t).wheel().size() > 0) {
             assertTrue(++guard < 1_000_000, "timers never fired: " + t.metrics());
             long jump = steps.nextInt(4) == 0 ? steps.nextLong(1L << 22) * TICK : randomStep(steps);
             clock.advance(jump, NANOSECONDS);
             stepClock.add(clock.nanoTime() - start);
             stepsStarted.incrementAndGet();
-            t.step();
+            OwnerLoop.of(t).step();
         }
 
         for (int id = 0; id < total; id++) {
@@ -447,11 +447,11 @@ class WheelTimerManualClockTest {
         int steps = 0;
         for (;;) {
             int before = runs.get();
-            boolean more = t.step();
+            boolean more = OwnerLoop.of(t).step();
             steps++;
             int fired = runs.get() - before;
             assertTrue(fired <= 10, "step " + steps + " fired " + fired);
-            assertTrue(runs.get() + t.wheel().size() <= 10 * steps, "more than a batch of start commands a step");
+            assertTrue(runs.get() + OwnerLoop.of(t).wheel().size() <= 10 * steps, "more than a batch of start commands a step");
             if (!more) {
                 break;
             }
@@ -459,7 +459,7 @@ class WheelTimerManualClockTest {
         }
         assertEquals(1000, runs.get(), "step() returned false with a backlog left");
         assertTrue(steps >= 100);
-        assertFalse(t.step());
+        assertFalse(OwnerLoop.of(t).step());
         assertEquals(0, t.metrics().pending());
     }
 
@@ -472,17 +472,17 @@ class WheelTimerManualClockTest {
             t.schedule(runs::incrementAndGet, 1, TimeUnit.MILLISECONDS);
         }
         int drainSteps = 0;
-        while (t.step()) { // drains 10 start commands per step, nothing is due yet
+        while (OwnerLoop.of(t).step()) { // drains 10 start commands per step, nothing is due yet
             assertTrue(++drainSteps <= 1000);
         }
-        assertEquals(1000, t.wheel().size());
+        assertEquals(1000, OwnerLoop.of(t).wheel().size());
         assertEquals(0, runs.get());
 
         clock.advance(1, TimeUnit.MILLISECONDS);
         int steps = 0;
         for (;;) {
             int before = runs.get();
-            boolean more = t.step();
+            boolean more = OwnerLoop.of(t).step();
             steps++;
             int fired = runs.get() - before;
             assertTrue(fired <= 10, "step " + steps + " fired " + fired);
@@ -498,7 +498,7 @@ class WheelTimerManualClockTest {
         assertEquals(1000, runs.get());
         assertEquals(100, steps);
         assertEquals(0, t.metrics().lagNanos());
-        assertEquals(0, t.wheel().size());
+        assertEquals(0, OwnerLoop.of(t).wheel().size());
     }
 
     /**
@@ -516,21 +516,21 @@ class WheelTimerManualClockTest {
             int id = i;
             t.schedule(() -> runs.incrementAndGet(id), 1, TimeUnit.MILLISECONDS);
         }
-        assertTrue(t.step());
-        assertFalse(t.step());
-        assertEquals(batch, t.wheel().size());
+        assertTrue(OwnerLoop.of(t).step());
+        assertFalse(OwnerLoop.of(t).step());
+        assertEquals(batch, OwnerLoop.of(t).wheel().size());
         for (int i = batch; i < 2 * batch; i++) { // due now: planPark takes them into the due list
             int id = i;
             t.schedule(() -> runs.incrementAndGet(id), 0, NANOSECONDS);
         }
-        assertEquals(WheelTimer.AWAKE, t.planPark());
+        assertEquals(WheelTimer.AWAKE, OwnerLoop.of(t).planPark());
         for (int i = 2 * batch; i < 3 * batch; i++) { // due now: the next step's drain
             int id = i;
             t.schedule(() -> runs.incrementAndGet(id), 0, NANOSECONDS);
         }
         clock.advance(1, TimeUnit.MILLISECONDS); // and the wheel's batch expires
 
-        for (int i = 0; i < 5 && (t.step() || t.metrics().fired() < 3 * batch); i++) {
+        for (int i = 0; i < 5 && (OwnerLoop.of(t).step() || t.metrics().fired() < 3 * batch); i++) {
             // a bounded number of steps
         }
 
@@ -546,10 +546,10 @@ class WheelTimerManualClockTest {
     @Test
     void planParkReturnsNoEventWhenEmpty() {
         WheelTimer t = manualTimer(new ManualTimeSource());
-        t.step();
+        OwnerLoop.of(t).step();
 
-        assertEquals(WheelTimer.NO_EVENT, t.planPark());
-        assertFalse(t.isAwake());
+        assertEquals(WheelTimer.NO_EVENT, OwnerLoop.of(t).planPark());
+        assertFalse(OwnerLoop.of(t).isAwake());
     }
 
     @Test
@@ -558,26 +558,26 @@ class WheelTimerManualClockTest {
         WheelTimer t = manualTimer(clock);
         AtomicInteger runs = new AtomicInteger();
         ScheduledFuture<?> near = t.schedule(runs::incrementAndGet, 5, TimeUnit.MILLISECONDS);
-        t.step();
+        OwnerLoop.of(t).step();
 
-        assertEquals(key(near), t.planPark(), "a level-0 timer is itself the next event");
-        assertFalse(t.isAwake());
+        assertEquals(key(near), OwnerLoop.of(t).planPark(), "a level-0 timer is itself the next event");
+        assertFalse(OwnerLoop.of(t).isAwake());
 
         clock.advanceTo(0, 5 * TICK);
-        t.step();
+        OwnerLoop.of(t).step();
         assertEquals(1, runs.get());
         ScheduledFuture<?> far = t.schedule(runs::incrementAndGet, 100, TimeUnit.MILLISECONDS);
-        t.step();
-        long plan = t.planPark();
+        OwnerLoop.of(t).step();
+        long plan = OwnerLoop.of(t).planPark();
         assertTrue(plan > 5 && plan <= key(far), "plan " + plan + " for a timer due at tick " + key(far));
         // Parking until each plan, as the owner does, reaches the timer exactly at its tick.
         int wakeUps = 0;
         while (runs.get() < 2) {
             assertTrue(++wakeUps < 10);
             clock.advanceTo(0, plan * TICK);
-            t.step();
+            OwnerLoop.of(t).step();
             assertTrue(runs.get() == 2 || plan < key(far), "not fired at its own tick");
-            plan = t.planPark();
+            plan = OwnerLoop.of(t).planPark();
         }
         assertEquals(key(far) * TICK, clock.nanoTime());
         assertEquals(WheelTimer.NO_EVENT, plan);
@@ -588,28 +588,28 @@ class WheelTimerManualClockTest {
         ManualTimeSource clock = new ManualTimeSource();
         WheelTimer t = manualTimer(clock);
         t.schedule(() -> { }, 1, HOURS);
-        t.step();
-        long plan = t.planPark();
+        OwnerLoop.of(t).step();
+        long plan = OwnerLoop.of(t).planPark();
         assertTrue(plan > 10, "plan " + plan);
-        assertFalse(t.isAwake());
+        assertFalse(OwnerLoop.of(t).isAwake());
 
         ScheduledFuture<?> earlier = t.schedule(() -> { }, 10, TimeUnit.MILLISECONDS);
 
-        assertTrue(t.isAwake());
-        t.step();
-        assertEquals(key(earlier), t.planPark());
+        assertTrue(OwnerLoop.of(t).isAwake());
+        OwnerLoop.of(t).step();
+        assertEquals(key(earlier), OwnerLoop.of(t).planPark());
     }
 
     @Test
     void dueNowWorkAfterThePlanWakesTheOwner() {
         ManualTimeSource clock = new ManualTimeSource();
         WheelTimer t = manualTimer(clock);
-        t.step();
-        assertEquals(WheelTimer.NO_EVENT, t.planPark());
+        OwnerLoop.of(t).step();
+        assertEquals(WheelTimer.NO_EVENT, OwnerLoop.of(t).planPark());
 
         t.execute(() -> { });
 
-        assertTrue(t.isAwake());
+        assertTrue(OwnerLoop.of(t).isAwake());
     }
 
     @Test
@@ -618,18 +618,18 @@ class WheelTimerManualClockTest {
         WheelTimer t = manualTimer(clock);
         AtomicInteger runs = new AtomicInteger();
         t.schedule(runs::incrementAndGet, 10, TimeUnit.MILLISECONDS);
-        t.step();
-        long plan = t.planPark();
+        OwnerLoop.of(t).step();
+        long plan = OwnerLoop.of(t).planPark();
         assertEquals(10, plan);
 
         ScheduledFuture<?> same = t.schedule(runs::incrementAndGet, 10, TimeUnit.MILLISECONDS);
         ScheduledFuture<?> later = t.schedule(runs::incrementAndGet, 1, HOURS);
 
         assertEquals(plan, key(same));
-        assertFalse(t.isAwake(), "a timer due at or after the planned wake-up woke the owner");
+        assertFalse(OwnerLoop.of(t).isAwake(), "a timer due at or after the planned wake-up woke the owner");
         assertTrue(key(later) > plan);
         clock.advanceTo(0, plan * TICK); // the owner wakes as planned and fires both due then
-        t.step();
+        OwnerLoop.of(t).step();
         assertEquals(2, runs.get());
     }
 
@@ -638,13 +638,13 @@ class WheelTimerManualClockTest {
     void planParkDoesNotParkPastATimerScheduledBeforeIt() {
         ManualTimeSource clock = new ManualTimeSource();
         WheelTimer t = manualTimer(clock);
-        t.step();
+        OwnerLoop.of(t).step();
         ScheduledFuture<?> f = t.schedule(() -> { }, 5, TimeUnit.MILLISECONDS);
 
-        assertEquals(WheelTimer.AWAKE, t.planPark(), "planned a park past a timer offered before the plan");
+        assertEquals(WheelTimer.AWAKE, OwnerLoop.of(t).planPark(), "planned a park past a timer offered before the plan");
 
-        t.step();
-        assertEquals(key(f), t.planPark());
+        OwnerLoop.of(t).step();
+        assertEquals(key(f), OwnerLoop.of(t).planPark());
     }
 
     @Test
@@ -652,20 +652,20 @@ class WheelTimerManualClockTest {
         ManualTimeSource clock = new ManualTimeSource();
         WheelTimer t = manualTimer(clock);
         ScheduledFuture<?> f = t.schedule(() -> { }, 1, HOURS);
-        t.step();
+        OwnerLoop.of(t).step();
         long tick = clock.nanoTime() / TICK;
-        assertTrue(t.planPark() - tick > WheelTimer.REAP_NANOS / TICK);
+        assertTrue(OwnerLoop.of(t).planPark() - tick > WheelTimer.REAP_NANOS / TICK);
 
         assertTrue(f.cancel(false));
 
-        assertTrue(t.isAwake(), "a cancel left the owner in a long park");
-        t.step();
-        assertEquals(0, t.wheel().size(), "the cancelled timer is still in the wheel");
-        long plan = t.planPark();
+        assertTrue(OwnerLoop.of(t).isAwake(), "a cancel left the owner in a long park");
+        OwnerLoop.of(t).step();
+        assertEquals(0, OwnerLoop.of(t).wheel().size(), "the cancelled timer is still in the wheel");
+        long plan = OwnerLoop.of(t).planPark();
         assertTrue(plan <= tick + WheelTimer.REAP_NANOS / TICK, "plan " + plan);
         clock.advanceTo(0, plan * TICK);
-        t.step();
-        assertEquals(WheelTimer.NO_EVENT, t.planPark());
+        OwnerLoop.of(t).step();
+        assertEquals(WheelTimer.NO_EVENT, OwnerLoop.of(t).planPark());
     }
 
     @Test
@@ -674,23 +674,23 @@ class WheelTimerManualClockTest {
         WheelTimer t = manualTimer(clock);
         t.schedule(() -> { }, 5, TimeUnit.MILLISECONDS);
         ScheduledFuture<?> f = t.schedule(() -> { }, 1, HOURS);
-        t.step();
-        assertEquals(5, t.planPark());
+        OwnerLoop.of(t).step();
+        assertEquals(5, OwnerLoop.of(t).planPark());
 
         assertTrue(f.cancel(false));
 
-        assertFalse(t.isAwake());
+        assertFalse(OwnerLoop.of(t).isAwake());
     }
 
     @Test
     void shutdownWakesTheOwner() {
         WheelTimer t = manualTimer(new ManualTimeSource());
-        t.step();
-        assertEquals(WheelTimer.NO_EVENT, t.planPark());
+        OwnerLoop.of(t).step();
+        assertEquals(WheelTimer.NO_EVENT, OwnerLoop.of(t).planPark());
 
         t.shutdown();
 
-        assertTrue(t.isAwake());
+        assertTrue(OwnerLoop.of(t).isAwake());
     }
 
     // ==========================================================================================================
@@ -707,11 +707,11 @@ class WheelTimerManualClockTest {
         assertTrue(f.cancel(false));
         assertTrue(now.cancel(false));
         clock.advance(10, TimeUnit.MILLISECONDS);
-        t.step();
+        OwnerLoop.of(t).step();
 
-        assertEquals(0, t.wheel().size());
+        assertEquals(0, OwnerLoop.of(t).wheel().size());
         assertEquals(0, runs.get());
-        t.step();
+        OwnerLoop.of(t).step();
         assertEquals(0, runs.get());
         TimerMetrics m = t.metrics();
         assertEquals(2, m.scheduled());
@@ -726,15 +726,15 @@ class WheelTimerManualClockTest {
         WheelTimer t = manualTimer(clock);
         AtomicInteger runs = new AtomicInteger();
         ScheduledFuture<?> f = t.schedule(runs::incrementAndGet, 5, TimeUnit.MILLISECONDS);
-        t.step();
-        assertEquals(1, t.wheel().size());
+        OwnerLoop.of(t).step();
+        assertEquals(1, OwnerLoop.of(t).wheel().size());
 
         assertTrue(f.cancel(false));
-        t.step();
+        OwnerLoop.of(t).step();
 
-        assertEquals(0, t.wheel().size());
+        assertEquals(0, OwnerLoop.of(t).wheel().size());
         clock.advance(10, TimeUnit.MILLISECONDS);
-        t.step();
+        OwnerLoop.of(t).step();
         assertEquals(0, runs.get());
     }
 
@@ -744,11 +744,11 @@ class WheelTimerManualClockTest {
         WheelTimer t = manualTimer(clock);
         AtomicInteger runs = new AtomicInteger();
         ScheduledFuture<?> f = t.schedule(runs::incrementAndGet, 5, TimeUnit.MILLISECONDS);
-        t.step();
+        OwnerLoop.of(t).step();
         clock.advance(5, TimeUnit.MILLISECONDS); // due, but the owner has not stepped yet
 
         assertTrue(f.cancel(false));
-        t.step();
+        OwnerLoop.of(t).step();
 
         assertEquals(0, runs.get());
         assertTrue(f.isCancelled());
@@ -764,19 +764,19 @@ class WheelTimerManualClockTest {
         WheelTimer t = manualTimer(clock);
         List<Long> ranAt = new ArrayList<>();
         t.scheduleAtFixedRate(() -> ranAt.add(clock.nanoTime()), 10, 10, TimeUnit.MILLISECONDS);
-        t.step();
+        OwnerLoop.of(t).step();
 
         clock.advanceTo(0, 55 * TICK); // runs due at 10, 20, 30, 40 and 50 ms are all late
         for (int i = 0; i < 20; i++) {
-            t.step();
+            OwnerLoop.of(t).step();
         }
         assertEquals(5, ranAt.size(), "missed fixed-rate runs were not all made up: " + ranAt);
         clock.advanceTo(0, 60 * TICK - 1);
-        t.step();
-        t.step();
+        OwnerLoop.of(t).step();
+        OwnerLoop.of(t).step();
         assertEquals(5, ranAt.size(), "ran before its time");
         clock.advanceTo(0, 60 * TICK);
-        t.step();
+        OwnerLoop.of(t).step();
         assertEquals(6, ranAt.size());
     }
 
@@ -786,19 +786,19 @@ class WheelTimerManualClockTest {
         WheelTimer t = manualTimer(clock);
         List<Long> ranAt = new ArrayList<>();
         t.scheduleWithFixedDelay(() -> ranAt.add(clock.nanoTime()), 10, 10, TimeUnit.MILLISECONDS);
-        t.step();
+        OwnerLoop.of(t).step();
 
         clock.advanceTo(0, 55 * TICK);
         for (int i = 0; i < 20; i++) {
-            t.step();
+            OwnerLoop.of(t).step();
         }
         assertEquals(List.of(55 * TICK), ranAt);
         clock.advanceTo(0, 65 * TICK - 1);
-        t.step();
-        t.step();
+        OwnerLoop.of(t).step();
+        OwnerLoop.of(t).step();
         assertEquals(1, ranAt.size());
         clock.advanceTo(0, 65 * TICK);
-        t.step();
+        OwnerLoop.of(t).step();
         assertEquals(List.of(55 * TICK, 65 * TICK), ranAt);
     }
 
@@ -815,7 +815,7 @@ class WheelTimerManualClockTest {
         ScheduledFuture<?> hour = t.schedule(runs::incrementAndGet, 1, HOURS);
         ScheduledFuture<?> periodic = t.scheduleAtFixedRate(runs::incrementAndGet, 1, 1, HOURS);
         ScheduledFuture<?> cancelled = t.schedule(runs::incrementAndGet, 1, HOURS);
-        t.step();
+        OwnerLoop.of(t).step();
         assertEquals(1, runs.get());
         assertTrue(cancelled.cancel(false));
         ScheduledFuture<?> notDrained = t.schedule(runs::incrementAndGet, 1, HOURS); // still in the start queue
@@ -829,7 +829,7 @@ class WheelTimerManualClockTest {
         assertTrue(fired.isDone());
         assertTrue(t.isTerminated());
         clock.advance(2, HOURS);
-        assertFalse(t.step());
+        assertFalse(OwnerLoop.of(t).step());
         assertEquals(1, runs.get(), "a timer handed back by shutdownNow ran");
         assertEquals(0, t.metrics().pending());
         assertTrue(t.shutdownNow().isEmpty());
@@ -846,13 +846,13 @@ class WheelTimerManualClockTest {
         ScheduledFuture<?> periodic = t.scheduleAtFixedRate(periodicRuns::incrementAndGet, 1, 1,
                 TimeUnit.MILLISECONDS);
         clock.advance(1, TimeUnit.MILLISECONDS);
-        t.step();
+        OwnerLoop.of(t).step();
         assertEquals(1, periodicRuns.get());
 
         t.shutdown();
         clock.advance(1, TimeUnit.MILLISECONDS);
-        t.step();
-        t.step();
+        OwnerLoop.of(t).step();
+        OwnerLoop.of(t).step();
 
         assertTrue(periodic.isCancelled());
         assertEquals(1, periodicRuns.get());
@@ -860,10 +860,10 @@ class WheelTimerManualClockTest {
         assertFalse(t.isTerminated());
         assertThrows(RejectedExecutionException.class, () -> t.schedule(() -> { }, 1, NANOSECONDS));
         clock.advanceTo(0, 5 * TICK - 1);
-        t.step();
+        OwnerLoop.of(t).step();
         assertEquals(0, oneShotRuns.get());
         clock.advanceTo(0, 5 * TICK);
-        t.step();
+        OwnerLoop.of(t).step();
         assertEquals(1, oneShotRuns.get());
         assertTrue(t.isTerminated());
         assertEquals(0, t.metrics().pending());
@@ -880,15 +880,15 @@ class WheelTimerManualClockTest {
         ManualTimeSource clock = new ManualTimeSource();
         WheelTimer t = manualTimer(clock);
         ScheduledFuture<?> last = t.schedule(() -> { }, 1, HOURS);
-        t.step();
+        OwnerLoop.of(t).step();
         t.shutdown();
-        assertFalse(t.step()); // sees the shutdown; the one-shot stays to run at its time
+        assertFalse(OwnerLoop.of(t).step()); // sees the shutdown; the one-shot stays to run at its time
         assertFalse(t.isTerminated());
 
         assertTrue(last.cancel(false));
 
         for (int i = 0; i < 5 && !t.isTerminated(); i++) {
-            long plan = t.planPark();
+            long plan = OwnerLoop.of(t).planPark();
             assertNotEquals(WheelTimer.NO_EVENT, plan, "shut down with nothing left, the owner parks for good");
             if (plan != WheelTimer.AWAKE) {
                 long sleep = plan * TICK - clock.nanoTime();
@@ -896,7 +896,7 @@ class WheelTimerManualClockTest {
                         + sleep + " ns (until tick " + plan + ") instead of terminating");
                 clock.advanceTo(0, plan * TICK);
             }
-            t.step();
+            OwnerLoop.of(t).step();
         }
         assertTrue(t.isTerminated());
     }
@@ -921,17 +921,17 @@ class WheelTimerManualClockTest {
         assertMetrics(t, 2, 3, 0, 1, 1);
 
         clock.advance(5, TimeUnit.MILLISECONDS);
-        t.step();
+        OwnerLoop.of(t).step();
         assertMetrics(t, 1, 3, 1, 1, 1);
 
         ScheduledFuture<?> periodic = t.scheduleAtFixedRate(() -> { }, 5, 5, TimeUnit.MILLISECONDS);
         assertMetrics(t, 2, 4, 1, 1, 1);
         clock.advance(5, TimeUnit.MILLISECONDS);
-        t.step(); // ten and the periodic's first run
+        OwnerLoop.of(t).step(); // ten and the periodic's first run
         assertTrue(ten.isDone());
         assertMetrics(t, 1, 4, 3, 1, 1);
         clock.advance(5, TimeUnit.MILLISECONDS);
-        t.step(); // the periodic's second run: fired counts each run, pending and scheduled the timer once
+        OwnerLoop.of(t).step(); // the periodic's second run: fired counts each run, pending and scheduled the timer once
         assertMetrics(t, 1, 4, 4, 1, 1);
 
         assertTrue(periodic.cancel(false));

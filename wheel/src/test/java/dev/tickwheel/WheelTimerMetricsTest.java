@@ -48,12 +48,12 @@ class WheelTimerMetricsTest {
         ScheduledFuture<?> c = timer.schedule(runs::incrementAndGet, 5, MILLISECONDS);
         assertCounts(timer, 3, 3, 0, 0, 0);
         assertTrue(b.cancel(false)); // still in the start queue
-        timer.step();
+        OwnerLoop.of(timer).step();
         assertTrue(c.cancel(false)); // in the wheel
         assertFalse(c.cancel(false)); // a second cancel is not counted
         assertCounts(timer, 1, 3, 0, 2, 0);
         clock.advance(5, MILLISECONDS);
-        timer.step();
+        OwnerLoop.of(timer).step();
         assertEquals(1, runs.get());
         assertTrue(a.isDone());
         assertFalse(a.cancel(false));
@@ -67,12 +67,12 @@ class WheelTimerMetricsTest {
         ScheduledFuture<?> p = timer.scheduleAtFixedRate(runs::incrementAndGet, 1, 1, MILLISECONDS);
         for (int i = 0; i < 5; i++) {
             clock.advance(1, MILLISECONDS);
-            timer.step();
+            OwnerLoop.of(timer).step();
         }
         assertEquals(5, runs.get());
         assertCounts(timer, 1, 1, 5, 0, 0); // five periods, each a start command, one timer
         assertTrue(p.cancel(false)); // between runs: from NEW, a cancel command
-        timer.step();
+        OwnerLoop.of(timer).step();
         assertCounts(timer, 0, 1, 5, 1, 0);
     }
 
@@ -92,12 +92,12 @@ class WheelTimerMetricsTest {
                 }
             }, 1, 1, MILLISECONDS);
             clock.advance(1, MILLISECONDS);
-            timer.step();
+            OwnerLoop.of(timer).step();
             assertTrue(running.await(30, TimeUnit.SECONDS));
             assertTrue(p.cancel(false)); // from RUNNING: no cancel command is sent
             release.countDown();
             pool.submit(() -> { }).get(30, TimeUnit.SECONDS); // the run has returned
-            timer.step();
+            OwnerLoop.of(timer).step();
             assertCounts(timer, 0, 1, 1, 1, 0);
             assertFalse(p.cancel(false));
             assertCounts(timer, 0, 1, 1, 1, 0);
@@ -111,10 +111,10 @@ class WheelTimerMetricsTest {
         WheelTimer timer = manual();
         AtomicInteger runs = new AtomicInteger();
         ScheduledFuture<?> t = timer.schedule(runs::incrementAndGet, 1, TimeUnit.HOURS);
-        timer.step(); // linked into the wheel
+        OwnerLoop.of(timer).step(); // linked into the wheel
         ((Runnable) t).run(); // sends a command to unlink it
         assertEquals(1, runs.get());
-        timer.step();
+        OwnerLoop.of(timer).step();
         assertCounts(timer, 0, 1, 0, 0, 0);
     }
 
@@ -122,7 +122,7 @@ class WheelTimerMetricsTest {
     void shutdownNowHandsBackAndCountsTheTimersOnce() {
         WheelTimer timer = manual();
         ScheduledFuture<?> a = timer.schedule(() -> { }, 1, TimeUnit.HOURS);
-        timer.step();
+        OwnerLoop.of(timer).step();
         ScheduledFuture<?> b = timer.schedule(() -> { }, 1, TimeUnit.HOURS); // still in the start queue
         List<Runnable> back = timer.shutdownNow();
         assertEquals(2, back.size());
@@ -141,9 +141,9 @@ class WheelTimerMetricsTest {
         WheelTimer timer = manual();
         ScheduledFuture<?> p = timer.scheduleAtFixedRate(() -> { }, 1, 1, MILLISECONDS);
         ScheduledFuture<?> q = timer.scheduleAtFixedRate(() -> { }, 1, 1, MILLISECONDS);
-        timer.step();
+        OwnerLoop.of(timer).step();
         timer.shutdown();
-        timer.step();
+        OwnerLoop.of(timer).step();
         assertTrue(p.isCancelled());
         assertTrue(q.isCancelled());
         assertCounts(timer, 0, 2, 0, 0, 0);
@@ -167,7 +167,7 @@ class WheelTimerMetricsTest {
         }
         assertCounts(timer, 5_000, 10_000, 0, 5_000, 0);
         clock.advance(10, MILLISECONDS);
-        timer.step();
+        OwnerLoop.of(timer).step();
         assertEquals(5_000, runs.get());
         for (ScheduledFuture<?> f : kept) {
             assertTrue(f.isDone());
@@ -186,7 +186,7 @@ class WheelTimerMetricsTest {
         assertTrue(a.cancel(false));
         assertCounts(timer, 1, 2, 0, 1, 1);
         clock.advance(1, MILLISECONDS);
-        timer.step();
+        OwnerLoop.of(timer).step();
         assertCounts(timer, 0, 2, 1, 1, 1);
     }
 }

@@ -12,7 +12,6 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
-import java.lang.reflect.Field;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
@@ -219,11 +218,11 @@ class WheelTimerReviewRegressionTest {
             }, 2, MILLISECONDS);
 
             now.set(1 * MS);
-            timer.step(); // P goes to the runner, which stops after its isShutdown() check
+            OwnerLoop.of(timer).step(); // P goes to the runner, which stops after its isShutdown() check
             await(runnerHeld, "the runner held after its isShutdown() check");
             timer.shutdown();
             now.set(2 * MS);
-            timer.step(); // sees SHUTDOWN; Y runs after the drain and lets P's revoked resubmit in
+            OwnerLoop.of(timer).step(); // sees SHUTDOWN; Y runs after the drain and lets P's revoked resubmit in
 
             assertTrue(y.isDone());
             assertTrue(p.isCancelled(), "the periodic ended with the shutdown");
@@ -232,10 +231,10 @@ class WheelTimerReviewRegressionTest {
             // fails and no revoked resubmit arrives after the drain: the step above exits at once. Should any late
             // command still arrive after a step's drain, planPark must not park on it.
             if (!timer.isTerminated()) {
-                long plan = timer.planPark();
+                long plan = OwnerLoop.of(timer).planPark();
                 assertEquals(WheelTimer.AWAKE, plan, "after shutdown() with nothing left, the owner must not park;"
                         + " it planned " + describePlan(plan));
-                timer.step();
+                OwnerLoop.of(timer).step();
             }
             assertTrue(timer.isTerminated(), "the owner exits");
         } finally {
@@ -254,17 +253,17 @@ class WheelTimerReviewRegressionTest {
         AtomicLong clock = new AtomicLong();
         WheelTimer timer = WheelTimer.builder().timeSource(clock::get).manualDrive().executor(Runnable::run).build();
         ScheduledFuture<?> c = timer.schedule(() -> { }, 1, HOURS);
-        timer.step();
+        OwnerLoop.of(timer).step();
         timer.shutdown();
-        timer.step(); // SHUTDOWN seen; the one-shot C stays to run at its time
+        OwnerLoop.of(timer).step(); // SHUTDOWN seen; the one-shot C stays to run at its time
         assertFalse(timer.isTerminated(), "precondition: C keeps the owner");
         assertTrue(c.cancel(false));
 
-        long plan = timer.planPark();
-        assertTrue(timer.wheel().isEmpty(), "precondition: planPark reaped C");
+        long plan = OwnerLoop.of(timer).planPark();
+        assertTrue(OwnerLoop.of(timer).wheel().isEmpty(), "precondition: planPark reaped C");
         assertEquals(WheelTimer.AWAKE, plan, "after shutdown() the owner must not sleep until the deadline of the "
                 + "timer it just reaped; it planned " + describePlan(plan));
-        timer.step();
+        OwnerLoop.of(timer).step();
         assertTrue(timer.isTerminated());
         assertEquals(0, timer.metrics().pending());
     }
@@ -407,7 +406,7 @@ class WheelTimerReviewRegressionTest {
         clock.set(1 * MS);
         boolean leaked;
         try {
-            timer.step(); // runs the periodic on this thread
+            OwnerLoop.of(timer).step(); // runs the periodic on this thread
         } finally {
             leaked = Thread.interrupted(); // never leave the test thread interrupted
         }
@@ -459,7 +458,7 @@ class WheelTimerReviewRegressionTest {
         clock.set(1 * MS);
         boolean leaked;
         try {
-            timer.step(); // runs the periodic on this thread until the canceller has returned
+            OwnerLoop.of(timer).step(); // runs the periodic on this thread until the canceller has returned
         } finally {
             leaked = Thread.interrupted();
         }
@@ -484,16 +483,16 @@ class WheelTimerReviewRegressionTest {
         WheelTimer timer = WheelTimer.builder().timeSource(clock::get).manualDrive().executor(Runnable::run).build();
         AtomicInteger runs = new AtomicInteger();
         ScheduledFuture<?> p = timer.scheduleAtFixedRate(runs::incrementAndGet, 10, 10, MILLISECONDS);
-        timer.step(); // P is linked in the wheel at 10 ms
+        OwnerLoop.of(timer).step(); // P is linked in the wheel at 10 ms
         ((Runnable) p).run(); // public API: runs now; its next period is 20 ms
         assertEquals(1, runs.get());
 
-        assertDoesNotThrow(timer::step, "the owner must survive the resubmit of a timer that is still linked");
+        assertDoesNotThrow(OwnerLoop.of(timer)::step, "the owner must survive the resubmit of a timer that is still linked");
         clock.set(10 * MS);
-        timer.step();
+        OwnerLoop.of(timer).step();
         assertEquals(1, runs.get(), "the old 10 ms entry was replaced by the next period");
         clock.set(20 * MS);
-        timer.step();
+        OwnerLoop.of(timer).step();
         assertEquals(2, runs.get(), "the next period runs at 20 ms");
         assertFalse(p.isDone());
         assertEquals(1, timer.metrics().pending());
@@ -511,20 +510,20 @@ class WheelTimerReviewRegressionTest {
         WheelTimer timer = WheelTimer.builder().timeSource(clock::get).manualDrive().executor(Runnable::run).build();
         ScheduledFuture<String> o = timer.schedule(() -> "ran", 1, HOURS);
         ScheduledFuture<String> q = timer.schedule(() -> "ran", 1, MILLISECONDS);
-        timer.step(); // both linked in the wheel
+        OwnerLoop.of(timer).step(); // both linked in the wheel
         timer.shutdown();
-        timer.step(); // SHUTDOWN seen: one-shots stay to run at their time
+        OwnerLoop.of(timer).step(); // SHUTDOWN seen: one-shots stay to run at their time
         assertFalse(timer.isTerminated());
         ((Runnable) o).run(); // public API: completes O an hour early
         assertEquals("ran", o.get());
         clock.set(1 * MS);
-        timer.step(); // Q runs; O has run, so nothing is left
+        OwnerLoop.of(timer).step(); // Q runs; O has run, so nothing is left
 
         assertEquals("ran", q.get(0, TimeUnit.NANOSECONDS));
-        long plan = timer.isTerminated() ? WheelTimer.AWAKE : timer.planPark();
+        long plan = timer.isTerminated() ? WheelTimer.AWAKE : OwnerLoop.of(timer).planPark();
         assertEquals(WheelTimer.AWAKE, plan, "every timer has ended, so the owner must not sleep until O's old "
                 + "deadline; it planned " + describePlan(plan));
-        timer.step();
+        OwnerLoop.of(timer).step();
         assertTrue(timer.isTerminated());
         assertEquals(0, timer.metrics().pending());
     }
@@ -691,7 +690,7 @@ class WheelTimerReviewRegressionTest {
         AtomicLong clock = new AtomicLong();
         WheelTimer timer = WheelTimer.builder().timeSource(clock::get).manualDrive().executor(Runnable::run).build();
         ScheduledFuture<?> hourLong = timer.schedule(() -> { }, 1, HOURS);
-        timer.step();
+        OwnerLoop.of(timer).step();
         boolean keptInterrupt;
         Thread.currentThread().interrupt(); // close()'s wait throws at once: it turns into shutdownNow()
         try {
@@ -745,11 +744,8 @@ class WheelTimerReviewRegressionTest {
         }
     }
 
-    @SuppressWarnings("unchecked")
-    private static MessagePassingQueue<ScheduledTimer<?>> startQueueOf(WheelTimer timer) throws Exception {
-        Field f = WheelTimer.class.getDeclaredField("starts");
-        f.setAccessible(true);
-        return (MessagePassingQueue<ScheduledTimer<?>>) f.get(timer);
+    private static MessagePassingQueue<ScheduledTimer<?>> startQueueOf(WheelTimer timer) {
+        return timer.starts; // the command port's start queue (package-private)
     }
 
     /** Whether a thread is inside the JCTools queue's poll, where it waits for a claimed slot's element. */

@@ -97,21 +97,21 @@ class WheelTimerSoakTest {
             for (int k = jitter.nextInt(8); k > 0; k--) {
                 Thread.onSpinWait();
             }
-            long planned = timer.planPark();
+            long planned = OwnerLoop.of(timer).planPark();
             awaitValue(go, 2 * i);
-            if (planned != WheelTimer.AWAKE && !timer.isAwake()) {
+            if (planned != WheelTimer.AWAKE && !OwnerLoop.of(timer).isAwake()) {
                 lost++;
                 if (firstLost < 0) {
                     firstLost = i;
                 }
             }
-            while (timer.step()) {
+            while (OwnerLoop.of(timer).step()) {
                 // drain; the direct executor runs the task inside step()
             }
-            if (!timer.isAwake()) {
+            if (!OwnerLoop.of(timer).isAwake()) {
                 // A lost trial leaves the plan standing: a schedule sees it and resets it, as a real producer would.
                 timer.schedule(() -> { }, 0, TimeUnit.NANOSECONDS);
-                while (timer.step()) {
+                while (OwnerLoop.of(timer).step()) {
                     // drain
                 }
             }
@@ -123,7 +123,7 @@ class WheelTimerSoakTest {
             }
         }
         producer.join();
-        while (timer.step()) {
+        while (OwnerLoop.of(timer).step()) {
             // the producer's last timer, if it started one more
         }
         assertEquals(0, lost, "trials in which the owner would have parked with a due timer in its queue and no"
@@ -292,7 +292,7 @@ class WheelTimerSoakTest {
                 late.count(), micros(late.percentile(0.50)), micros(late.percentile(0.90)),
                 micros(late.percentile(0.99)), micros(late.percentile(0.999)), micros(late.max()),
                 heapStart / 1e6, openAtStart, heapEnd / 1e6, openAtEnd,
-                maxPending, micros(maxLag), m.pending(), timer.wheel().size(),
+                maxPending, micros(maxLag), m.pending(), OwnerLoop.of(timer).wheel().size(),
                 ledger.lost.sum(), ledger.duplicate.sum(), ledger.early.sum(), ledger.cancelledAndRan.sum(),
                 ledger.otherViolations.sum());
         System.out.print(result);
@@ -304,7 +304,7 @@ class WheelTimerSoakTest {
         assertTrue(accepted > 0 && ledger.ran.sum() > 0 && ledger.cancelled.sum() > 0 && ledger.returned.sum() > 0
                 && ledger.periodicRuns.sum() > 0, "every path was exercised:\n" + result);
         assertEquals(0, m.pending(), "pending back to zero");
-        assertTrue(timer.wheel().isEmpty(), "the wheel is empty");
+        assertTrue(OwnerLoop.of(timer).wheel().isEmpty(), "the wheel is empty");
         assertEquals(accepted + ledger.periodicAccepted.sum(), m.scheduled(), "the timer counted what we counted");
         assertEquals(ledger.cancelled.sum() + ledger.periodicCancelled.sum(), m.cancelled());
         assertTrue(m.fired() >= ledger.ran.sum() + ledger.periodicRuns.sum());

@@ -1,0 +1,386 @@
+package dev.tickwheel;
+
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.util.Set;
+import java.util.concurrent.AbstractExecutorService;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ThreadFactory;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
+import org.jctools.queues.MpscUnboundedXaddArrayQueue;
+
+/**
+ * The command port between the producers (any thread that schedules or cancels) and the owner thread: the start and
+ * cancel queues, the run state, the owner's wake-up plan, and both halves of both handshakes. {@link WheelTimer}
+ * extends it, so that a schedule and a cancel stay calls on one object; the owner's half is called by
+ * {@link OwnerLoop}.
+ *
+ * <h2>Concurrency</h2>
+ * <ul>
+ *   <li><b>Lost wake-ups</b>: a Dekker handshake. The owner stores its planned wake-up tick ({@link #wakeupTick},
+ *   sv, in {@link #publishPlan}), drains the queues once more and then loads their producer indexes
+ *   ({@link #commandsInFlight}) before parking; a producer claims its queue index with an atomic add (the offer)
+ *   and then loads {@code wakeupTick} ({@link #wakeIfEarlier}, {@link #wakeForCancel}, {@link #wakeNow}). These are
+ *   all volatile accesses, so at least one side sees the other: either the owner finds the index claimed and does
+ *   not park, or the producer sees the plan, and if the plan would sleep past what its command changes it CASes the
+ *   plan to AWAKE and unparks the owner (only the CAS winner unparks). The owner judges by the index, not the
+ *   element, because the element is stored after the index with only a release.</li>
+ *   <li><b>Schedule vs shutdown</b>: the same handshake on {@link #runState}. A shutdown stores the new state and
+ *   then ends the periodic timers and wakes the owner; a producer offers and then re-reads the state
+ *   ({@link #accept}), and if it changed, revokes its timer by the NEW &rarr; CANCELLED CAS, offers a cancel
+ *   command so that the owner unlinks it, wakes the owner (a revoked timer may be all that keeps a shut-down owner
+ *   from terminating) and throws. If the revoke CAS fails, the owner already took the timer (it ran, or was handed
+ *   back), so the producer returns it normally. A periodic timer is registered in {@link #periodics} before its
+ *   offer, so a shutdown either finds it there and ends it, or the producer sees the shutdown and revokes it.</li>
+ *   <li><b>Start</b>: the owner thread is created with the timer and started by the first producer (or shutdown)
+ *   that finds {@code wakeupTick} UNSTARTED and wins its CAS to AWAKE; the start happens-before everything the
+ *   owner does, so it sees every earlier offer.</li>
+ * </ul>
+ */
+abstract class CommandPort extends AbstractExecutorService {
+
+    static final long AWAKE = Long.MIN_VALUE;
+    /** {@code wakeupTick} before the owner thread is started: the first producer (or shutdown) starts it. */
+    static final long UNSTARTED = Long.MIN_VALUE + 1;
+    static final long NO_EVENT = Long.MAX_VALUE;
+    static final int ACTIVE = 0;
+    static final int SHUTDOWN = 1;
+    static final int STOP = 2;
+    /** How long an idle owner may leave cancelled timers in the wheel before a cancel wakes it. */
+    static final long REAP_NANOS = TimeUnit.MILLISECONDS.toNanos(10);
+    /** Elements per chunk of the start and cancel queues. */
+    static final int CHUNK = 1024;
+    /**
+     * Chunks each queue allocates up front and recycles by default (8 x 1024 references: 32 KB a queue with
+     * compressed references). A backlog that outgrows them makes the producers allocate chunks that become garbage.
+     */
+    static final int POOLED_CHUNKS = 8;
+    /**
+     * Commands a queue may gather behind a parked owner before the producer that offers the next one wakes it: one
+     * chunk, which leaves the owner six pooled chunks of slack to wake up in before a producer must allocate.
+     */
+    static final long WAKE_BACKLOG = CHUNK;
+
+    private static final VarHandle WAKEUP_TICK;
+    private static final VarHandle RUN_STATE;
+
+    static {
+        try {
+            MethodHandles.Lookup lookup = MethodHandles.lookup();
+            WAKEUP_TICK = lookup.findVarHandle(CommandPort.class, "wakeupTick", long.class);
+            RUN_STATE = lookup.findVarHandle(CommandPort.class, "runState", int.class);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
+
+    // ---- final: safely published with the timer ----
+    final TickClock clock;
+    final TimerCounters counters;
+    final Termination termination = new Termination();
+    /** Ticks an idle owner may leave cancelled timers linked (REAP_NANOS, at least one tick). */
+    final long reapTicks;
+    /** The owner thread, created (not started) with the timer; null in manual drive, where a test steps it. */
+    final Thread owner;
+    /** MPSC: any thread offers; only the owner (or, once it is gone, the shutdownNow winner) polls. */
+    final MpscUnboundedXaddArrayQueue<ScheduledTimer<?>> starts;
+    final MpscUnboundedXaddArrayQueue<ScheduledTimer<?>> cancels;
+    /**
+     * The periodic timers not yet ended, so that {@code shutdown()} can end them before it returns, from its own
+     * thread. Added by the scheduling thread before its start offer and its re-read of runState; removed by
+     * whichever thread ends the timer. A concurrent set: periodic timers are few, and the one-shot path never
+     * touches it.
+     */
+    final Set<PeriodicTimer> periodics = ConcurrentHashMap.newKeySet();
+
+    // ---- shared state ----
+    /** ACTIVE, SHUTDOWN or STOP; only increases. cas by shutdown callers and the failing owner; lv by everyone. */
+    private volatile int runState;
+    /**
+     * The tick the parked owner plans to wake at, AWAKE, or UNSTARTED until the owner thread is started. sv by the
+     * owner (plan, then AWAKE after waking); cas to AWAKE by the producer that wakes (or starts) it; lv by producers
+     * after their offer.
+     */
+    private volatile long wakeupTick;
+    /** The tick at which the owner planned its park. Plain: written by the owner before the sv of wakeupTick. */
+    private long parkedAtTick;
+    /**
+     * The start and cancel queues' consumer indexes when the owner planned its park (before its last drains, so at
+     * or behind where it stopped). Plain, as parkedAtTick: a producer that reads a stale one only wakes the owner
+     * a little early or late; no wake-up depends on it for correctness.
+     */
+    private long parkedStartsIndex;
+    private long parkedCancelsIndex;
+
+    /**
+     * @param ownerFactory makes the owner thread, or null for manual drive (no owner thread)
+     * @throws IllegalStateException if the factory fails (see {@link TimerThreads#newOwner})
+     */
+    CommandPort(TickClock clock, TimerCounters counters, int pooledChunks, ThreadFactory ownerFactory,
+                String ownerRole) {
+        this.clock = clock;
+        this.counters = counters;
+        this.reapTicks = Math.max(1, REAP_NANOS / clock.tickNanos);
+        this.starts = new MpscUnboundedXaddArrayQueue<>(CHUNK, pooledChunks);
+        this.cancels = new MpscUnboundedXaddArrayQueue<>(CHUNK, pooledChunks);
+        if (ownerFactory == null) {
+            this.owner = null;
+            this.wakeupTick = AWAKE;
+        } else {
+            this.owner = TimerThreads.newOwner(ownerFactory, ownerRole, this::runOwner);
+            this.wakeupTick = UNSTARTED;
+        }
+    }
+
+    /** The owner thread's body. */
+    abstract void runOwner();
+
+    /** The owner thread could not be started: nothing will ever poll the queues, so fail loudly now. */
+    abstract void ownerStartFailed(Throwable e);
+
+    final int runState() {
+        return runState;
+    }
+
+    final boolean advanceRunState(int target) {
+        for (;;) {
+            int rs = runState;
+            if (rs >= target) {
+                return false;
+            }
+            if (RUN_STATE.compareAndSet(this, rs, target)) {
+                return true;
+            }
+        }
+    }
+
+    // ==========================================================================================================
+    // The producers' half: offer, wake, re-check, revoke
+
+    final <T extends ScheduledTimer<?>> T accept(T t) {
+        if (runState != ACTIVE) {
+            throw rejected("the timer is shut down");
+        }
+        if (!counters.reservePending()) {
+            throw rejected("maxPending " + counters.maxPending + " timers are already pending");
+        }
+        long key = t.key; // read before the offer: the owner may rewrite it afterwards
+        starts.offer(t); // counts the timer as scheduled (the producer index)
+        wakeIfEarlier(key);
+        if (runState != ACTIVE && t.revoke()) {
+            // A shutdown raced this schedule and nobody took the timer: it is rejected.
+            if (t.isPeriodic()) {
+                periodics.remove(t);
+            }
+            offerRevocation(t);
+            counters.revokedAccepts.increment();
+            counters.releaseCancelled();
+            throw rejected("the timer was shut down while scheduling");
+        }
+        return t;
+    }
+
+    final RejectedExecutionException rejected(String why) {
+        counters.rejected();
+        Throwable f = termination.failure();
+        if (f != null) {
+            return new RejectedExecutionException("the timer's owner thread failed: " + f, f);
+        }
+        return new RejectedExecutionException(why);
+    }
+
+    /**
+     * A revoked timer: the owner must unlink it if it reached the wheel, and must not sleep past that, since it may
+     * be all that keeps a shut-down owner from terminating (a revoked hour-long timer would otherwise hold
+     * termination for its cascade; one of Long.MAX_VALUE, forever).
+     */
+    private void offerRevocation(ScheduledTimer<?> t) {
+        cancels.offer(t);
+        counters.nonCancelOffers.increment();
+        wakeNow();
+    }
+
+    /** Wakes (or starts) the owner unless it is awake already; only the CAS winner unparks. */
+    private void wakeNow() {
+        long planned = wakeupTick;
+        if (planned == UNSTARTED) {
+            startOwner();
+        } else if (planned != AWAKE && WAKEUP_TICK.compareAndSet(this, planned, AWAKE)) {
+            unparkOwner();
+        }
+    }
+
+    /** After a start offer: wake the owner if its plan would sleep past this deadline, or a chunk is waiting. */
+    private void wakeIfEarlier(long key) {
+        // The backlog test is a heuristic on top: it keeps a parked owner from letting the queue outgrow its pooled
+        // chunks (a producer's index load reads the line its own add just wrote).
+        long planned = wakeupTick;
+        if (planned != AWAKE) {
+            if (planned == UNSTARTED) {
+                startOwner();
+            } else if ((key < planned || starts.currentProducerIndex() - parkedStartsIndex >= WAKE_BACKLOG)
+                    && WAKEUP_TICK.compareAndSet(this, planned, AWAKE)) {
+                unparkOwner();
+            }
+        }
+    }
+
+    /**
+     * After a cancel offer: wake an owner that plans a long sleep, so that a cancelled timer is unlinked within
+     * about REAP_NANOS, that has a chunk of cancel commands waiting, or that is shutting down (the unlink may be the
+     * last thing that keeps it from terminating).
+     */
+    private void wakeForCancel() {
+        long planned = wakeupTick;
+        if (planned != AWAKE && planned != UNSTARTED && (planned - parkedAtTick > reapTicks
+                || cancels.currentProducerIndex() - parkedCancelsIndex >= WAKE_BACKLOG || runState != ACTIVE)
+                && WAKEUP_TICK.compareAndSet(this, planned, AWAKE)) {
+            unparkOwner();
+        }
+    }
+
+    /** Wakes the owner unconditionally (shutdown), starting it first if nobody has. */
+    final void wakeOwnerNow() {
+        if (wakeupTick == UNSTARTED) {
+            startOwner(); // it starts awake
+            return;
+        }
+        wakeupTick = AWAKE;
+        unparkOwner();
+    }
+
+    private void unparkOwner() {
+        Thread t = owner;
+        if (t != null) {
+            LockSupport.unpark(t);
+        }
+    }
+
+    /** Starts the owner thread if nobody has: only the CAS winner from UNSTARTED starts it. */
+    private void startOwner() {
+        if (!WAKEUP_TICK.compareAndSet(this, UNSTARTED, AWAKE)) {
+            return;
+        }
+        try {
+            owner.start();
+        } catch (RuntimeException | Error e) { // no native thread to be had
+            ownerStartFailed(e);
+        }
+    }
+
+    /** A periodic timer's runner, after moving it back to NEW: the next period's start command. */
+    final void resubmit(PeriodicTimer t) {
+        long key = t.startKey();
+        starts.offer(t);
+        counters.resubmitted.increment();
+        wakeIfEarlier(key);
+        if (runState != ACTIVE && t.revoke()) {
+            periodics.remove(t);
+            offerRevocation(t);
+            counters.releaseEnded();
+        }
+    }
+
+    /** A timer ended other than by cancel: it ran, failed, or was revoked by the owner. */
+    final void onEnded(ScheduledTimer<?> t) {
+        if (t.isPeriodic()) {
+            periodics.remove(t);
+        }
+        counters.releaseEnded();
+        // Still linked: its public run() was called while it waited in the wheel. Have the owner unlink it now,
+        // as for a cancel, rather than keep it until its deadline (which would also delay termination after
+        // shutdown()). A racy plain read of the owner's link field: a timer the owner dispatched was unlinked
+        // before the hand-off, so it reads false; for an outside run a stale false keeps the old behaviour (it is
+        // unlinked at its deadline) and a stale true costs a no-op reap.
+        unlinkIfInWheel(t);
+    }
+
+    private void unlinkIfInWheel(ScheduledTimer<?> t) {
+        if (t.isInWheel()) {
+            cancels.offer(t);
+            counters.nonCancelOffers.increment();
+            wakeForCancel();
+        }
+    }
+
+    /**
+     * A successful cancel from {@code fromPhase}: NEW (pending), RUNNING (a run claimed or in progress, which
+     * unlinked it from the wheel unless it was run from outside) or RETURNED (handed back: already accounted for).
+     */
+    final void onCancelled(ScheduledTimer<?> t, int fromPhase) {
+        if (fromPhase == ScheduledTimer.RETURNED) {
+            return; // handed back by shutdownNow: already ended for this timer
+        }
+        if (t.isPeriodic()) {
+            periodics.remove(t);
+        }
+        counters.releaseCancelled();
+        if (fromPhase == ScheduledTimer.NEW) {
+            cancels.offer(t); // counts the cancel (the producer index)
+            wakeForCancel();
+        } else {
+            counters.cancelsWithoutOffer.increment();
+            unlinkIfInWheel(t);
+        }
+    }
+
+    /** A periodic timer that ended itself after a run because the timer is shutting down. */
+    final void onPeriodicEndedByShutdown(PeriodicTimer t) {
+        periodics.remove(t);
+        counters.releaseEnded();
+    }
+
+    /**
+     * shutdown()'s end of the periodic timers, from the calling thread, before it returns: each one still pending,
+     * claimed or running moves to CANCELLED, so no run starts after shutdown() returns (one in progress may finish).
+     * One pending in the wheel is unlinked by the owner, through a cancel command (not counted as a cancel).
+     */
+    final void endPeriodicTimers() {
+        for (PeriodicTimer t : periodics) {
+            int from = t.endByShutdown();
+            if (from < 0) {
+                continue;
+            }
+            periodics.remove(t);
+            counters.releaseEnded();
+            if (from == ScheduledTimer.NEW || t.isInWheel()) {
+                cancels.offer(t);
+                counters.nonCancelOffers.increment();
+            }
+        }
+    }
+
+    // ==========================================================================================================
+    // The owner's half: publish the plan, re-check, withdraw
+
+    /**
+     * Publishes the owner's plan to park until {@code planned} (sv), after the indexes producers compare against.
+     * The owner then drains once more and checks {@link #commandsInFlight()}.
+     */
+    final void publishPlan(long planned, long tickNow) {
+        parkedAtTick = tickNow;
+        parkedStartsIndex = starts.currentConsumerIndex();
+        parkedCancelsIndex = cancels.currentConsumerIndex();
+        wakeupTick = planned; // sv, then the queues' producer indexes (lv, in isEmpty): the Dekker handshake
+    }
+
+    /**
+     * Whether a producer has claimed a queue index the owner has not drained: its element may not be visible yet
+     * (a drain then stops short), but isEmpty compares the indexes, so such an offer keeps the owner awake.
+     */
+    final boolean commandsInFlight() {
+        return !starts.isEmpty() || !cancels.isEmpty();
+    }
+
+    /** The owner withdraws its plan (it will not park after all), or is awake again after parking. */
+    final void withdrawPlan() {
+        wakeupTick = AWAKE;
+    }
+
+    /** Whether a producer has woken the owner since its last plan (or the plan was withdrawn). */
+    final boolean isAwake() {
+        return wakeupTick == AWAKE;
+    }
+}

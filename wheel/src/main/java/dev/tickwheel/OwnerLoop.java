@@ -1,0 +1,328 @@
+package dev.tickwheel;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
+import java.util.function.Consumer;
+import org.jctools.queues.MessagePassingQueue;
+
+/**
+ * The owner thread's work, and everything confined to it: the {@link TimingWheel}, the buffer of timers due now,
+ * and the steps that move timers between the command queues, the wheel and the {@link TaskDispatch}. Each step
+ * drains (bounded) the cancel and start commands into the wheel, advances the wheel to the current tick (bounded),
+ * and hands out what expired; between steps the owner parks until the wheel's next event. At shutdownNow it
+ * collects every timer not started for the caller; if its own loop fails, it fails them all.
+ *
+ * <p>Single-threaded: every field here is read and written by the owner thread only (plain), or by the one thread
+ * that stands in for it (a test stepping a manual-drive timer; the {@code shutdownNow} caller once the owner has
+ * exited or never started). The handshakes with producers are the {@link CommandPort}'s.
+ *
+ * <p>Tests drive it directly: {@link #of(WheelTimer)} finds a timer's loop, {@link #step()} and
+ * {@link #planPark()} run the owner's decisions on the calling thread, and {@link #wheel()} shows its wheel.
+ */
+final class OwnerLoop {
+
+    /**
+     * The longest the owner backs off, once yielding has not helped, while a producer sits between its queue index
+     * claim and its element store: short, since the owner keeps every other timer waiting meanwhile.
+     */
+    static final long MID_OFFER_BACKOFF_NANOS = TimeUnit.MICROSECONDS.toNanos(50);
+
+    private final CommandPort port;
+    private final TickClock clock;
+    private final TaskDispatch dispatch;
+    private final TimingWheel<ScheduledTimer<?>> wheel;
+    /** Timers due now, collected during a step and dispatched at its end, outside the wheel's advance. */
+    private final ScheduledTimer<?>[] due;
+    private final int batch;
+    private final Runnable stepHook;
+    private int dueCount;
+    private long fired;
+    private boolean shutdownSeen;
+    private boolean reapedLastStep;
+    /** Consecutive park plans abandoned because a producer was between its index claim and element store. */
+    private int midOfferPlans;
+    private final MessagePassingQueue.Consumer<ScheduledTimer<?>> starter = this::start;
+    private final MessagePassingQueue.Consumer<ScheduledTimer<?>> reaper = this::reap;
+    private final Consumer<ScheduledTimer<?>> expirer = this::expire;
+
+    OwnerLoop(CommandPort port, TaskDispatch dispatch, int[] levelBits, int batch, Runnable stepHook) {
+        this.port = port;
+        this.clock = port.clock;
+        this.dispatch = dispatch;
+        this.wheel = new TimingWheel<>(levelBits);
+        this.due = new ScheduledTimer<?>[3 * batch];
+        this.batch = batch;
+        this.stepHook = stepHook;
+    }
+
+    /** @return the owner loop of a timer (for tests that step it, or inspect it between steps) */
+    static OwnerLoop of(WheelTimer timer) {
+        return timer.loop;
+    }
+
+    /** The owner thread's body: step, and park when nothing is left to do, until the timer terminates. */
+    void run() {
+        try {
+            while (!port.termination.ownerDone()) {
+                boolean more = step();
+                if (!more && !port.termination.ownerDone()) {
+                    park();
+                }
+            }
+        } catch (Throwable e) {
+            fail(e);
+            if (e instanceof Error) {
+                throw (Error) e;
+            }
+            throw new IllegalStateException("the WheelTimer owner thread failed", e);
+        }
+    }
+
+    /**
+     * One iteration of the owner: drain (bounded) the cancel and start queues into the wheel, advance the wheel
+     * to the current tick (bounded), and dispatch what expired.
+     *
+     * @return whether work is left over (a full batch was drained or expired), so the owner must not park
+     */
+    boolean step() {
+        if (port.termination.ownerDone()) {
+            return false;
+        }
+        int rs = port.runState();
+        if (rs >= CommandPort.STOP) {
+            stopNow();
+            return false;
+        }
+        if (rs == CommandPort.SHUTDOWN) {
+            shutdownSeen = true; // shutdown() itself ended the periodic timers; their cancel commands unlink them
+        }
+        if (stepHook != null) {
+            stepHook.run();
+        }
+        long tick = clock.tickNow();
+        int reaped = port.cancels.drain(reaper, batch);
+        int started = port.starts.drain(starter, batch);
+        long target = tick + 1;
+        int room = due.length - dueCount;
+        if (room > 0) {
+            wheel.increaseMinAllowedKey(target, Math.min(batch, room), expirer);
+        }
+        dispatchDue();
+        reapedLastStep = reaped > 0;
+        long behind = target - wheel.minAllowedKey();
+        port.counters.publishStep(fired, behind > 0 ? behind * clock.tickNanos : 0L);
+        if (port.termination.ownerDone()) {
+            return false; // a task run on this thread called shutdownNow
+        }
+        if (rs == CommandPort.SHUTDOWN && wheel.isEmpty() && port.starts.isEmpty()) {
+            port.termination.exit(null, dispatch);
+            return false;
+        }
+        return reaped == batch || started == batch || behind > 0;
+    }
+
+    private void start(ScheduledTimer<?> t) {
+        if (t.phase() != ScheduledTimer.NEW) {
+            return; // cancelled or revoked before reaching the wheel; already accounted for
+        }
+        // After shutdown() a periodic timer's next period does not start (shutdown ended it; this one raced it).
+        // After shutdownNow (STOP, which may have landed during this step) timers are linked like any other, so
+        // that stopNow hands them back.
+        if (t.isPeriodic() && port.runState() == CommandPort.SHUTDOWN) {
+            if (t.revoke()) {
+                port.onEnded(t);
+            }
+            return;
+        }
+        if (t.isInWheel()) {
+            wheel.remove(t); // its public run() was called while it waited in the wheel: this is its next period
+        }
+        long key = t.startKey(); // a periodic's next period: its runner never writes the key the wheel reads
+        long min = wheel.minAllowedKey();
+        if (key >= min) {
+            wheel.add(t, key);
+        } else if (dueCount < due.length) {
+            due[dueCount++] = t;
+        } else {
+            // The due buffer is full (a flood of already-due timers): the earliest key the wheel takes is at most
+            // the current tick + 1, so the timer still runs at the next step's advance, in key order.
+            wheel.add(t, min);
+        }
+    }
+
+    private void reap(ScheduledTimer<?> t) {
+        wheel.remove(t);
+    }
+
+    private void expire(ScheduledTimer<?> t) {
+        due[dueCount++] = t; // step() bounds the advance by the room left in the buffer
+    }
+
+    private void dispatchDue() {
+        for (int i = 0; i < dueCount; i++) {
+            ScheduledTimer<?> t = due[i];
+            if (t != null && port.runState() >= CommandPort.STOP) {
+                return; // shutdownNow: the next step's stopNow hands the rest back (it skips the nulled entries)
+            }
+            due[i] = null;
+            if (t == null || t.phase() != ScheduledTimer.NEW) {
+                continue; // cancelled, not yet reaped
+            }
+            fired++;
+            dispatch.dispatch(t);
+        }
+        dueCount = 0;
+    }
+
+    /** Plans a park until the next event, re-checks the queues (the Dekker handshake), then parks. */
+    private void park() {
+        long planned = planPark();
+        if (planned == CommandPort.AWAKE) {
+            return;
+        }
+        if (planned == CommandPort.NO_EVENT) {
+            LockSupport.park(this);
+        } else {
+            long nanos = clock.nanosUntilTick(planned);
+            if (nanos > 0) {
+                LockSupport.parkNanos(this, nanos);
+            }
+        }
+        port.withdrawPlan();
+        Thread.interrupted(); // shutdownNow signals through runState; a stray interrupt must not spin the park
+    }
+
+    /**
+     * The owner's decision to park: publishes the planned wake-up tick, then drains what producers offered before
+     * they could see it.
+     *
+     * @return the planned tick (NO_EVENT for an indefinite park), or AWAKE if the owner must not park
+     */
+    long planPark() {
+        long tick = clock.tickNow();
+        long planned = wheel.nextEventAtOrBefore(CommandPort.NO_EVENT);
+        if (reapedLastStep) {
+            planned = Math.min(planned, tick + port.reapTicks);
+        }
+        int rs = port.runState();
+        port.publishPlan(planned, tick);
+        int reaped = port.cancels.drain(reaper, batch);
+        int started = port.starts.drain(starter, batch);
+        boolean midOffer = port.commandsInFlight();
+        if (dueCount > 0 || reaped == batch || started == batch || midOffer || port.runState() != rs
+                || wheel.nextEventAtOrBefore(planned) < planned || planned <= tick
+                || (rs == CommandPort.SHUTDOWN && wheel.isEmpty()) // the drain above may have taken the last work
+                // A shutdown the steps have not acted on yet: its unpark may be used up already, by a park inside
+                // a task on this thread or inside the executor's execute, so the next step must see it now.
+                || (rs == CommandPort.SHUTDOWN && !shutdownSeen) || rs >= CommandPort.STOP) {
+            port.withdrawPlan();
+            if (midOffer && dueCount == 0 && reaped < batch && started < batch) {
+                // A producer sits between its index claim and its element store: let it finish. Yield at first;
+                // if it stays stuck (descheduled on a busy machine), back off briefly instead of spinning.
+                if (++midOfferPlans > 100 && port.owner != null) {
+                    LockSupport.parkNanos(this, midOfferBackoffNanos(clock.tickNanos));
+                } else {
+                    Thread.yield();
+                }
+            } else {
+                midOfferPlans = 0;
+            }
+            return CommandPort.AWAKE;
+        }
+        return planned;
+    }
+
+    /**
+     * How long the owner backs off while a producer stays stuck between its index claim and its element store: a
+     * tick at most, and never more than {@link #MID_OFFER_BACKOFF_NANOS}, since every other timer waits meanwhile
+     * (a whole tick would add up to a tick of lateness, a second with a coarse tick).
+     */
+    static long midOfferBackoffNanos(long tickNanos) {
+        return Math.min(tickNanos, MID_OFFER_BACKOFF_NANOS);
+    }
+
+    /**
+     * shutdownNow's collection: every timer not started nor cancelled, claimed as RETURNED exactly once. By the
+     * owner at its step after STOP, or by the shutdownNow caller once the owner has exited or never ran.
+     */
+    void stopNow() {
+        List<Runnable> out = new ArrayList<>();
+        // Published first: if anything below throws, what was claimed still reaches the caller.
+        port.termination.publishHandedBack(out);
+        // poll, not drain: drain stops at a slot whose producer has claimed the index but not yet stored the
+        // element, stranding every timer offered after it; poll compares the indexes and waits for that store.
+        for (ScheduledTimer<?> t; (t = port.starts.poll()) != null; ) {
+            claim(t, out);
+        }
+        for (int i = 0; i < dueCount; i++) {
+            ScheduledTimer<?> t = due[i];
+            due[i] = null;
+            if (t != null) {
+                claim(t, out);
+            }
+        }
+        dueCount = 0;
+        wheel.removeAll(t -> claim(t, out));
+        port.cancels.drain(t -> { });
+        dispatch.handBack(t -> claim(t, out));
+        port.termination.exit(out, dispatch);
+    }
+
+    private void claim(ScheduledTimer<?> t, List<Runnable> out) {
+        if (t.claimReturned()) {
+            out.add(t);
+            if (t.isPeriodic()) {
+                port.periodics.remove(t);
+            }
+            port.counters.releaseEnded();
+        }
+    }
+
+    /**
+     * The owner loop threw (or the owner thread could not be started): fail loudly, never silently dead. Every
+     * pending future completes exceptionally with an {@link IllegalStateException} whose cause is {@code e}.
+     */
+    void fail(Throwable e) {
+        port.termination.fail(e);
+        port.advanceRunState(CommandPort.STOP);
+        IllegalStateException cause = new IllegalStateException("the WheelTimer owner thread failed", e);
+        try {
+            for (ScheduledTimer<?> t; (t = port.starts.poll()) != null; ) {
+                t.fail(cause); // poll, not drain: see stopNow
+            }
+            for (int i = 0; i < dueCount; i++) {
+                ScheduledTimer<?> t = due[i];
+                due[i] = null;
+                if (t != null) {
+                    t.fail(cause);
+                }
+            }
+            dueCount = 0;
+            wheel.removeAll(t -> t.fail(cause));
+            // Hand-offs the pool has not started fail too, rather than run after the failure. Running tasks
+            // finish; a periodic one then ends failed (PeriodicTimer.run reads the failure).
+            dispatch.failQueued(cause);
+            for (PeriodicTimer t : port.periodics) {
+                t.fail(cause); // pending anywhere else (a user executor's queue): NEW -> FAILED; else a no-op
+            }
+        } catch (Throwable again) {
+            e.addSuppressed(again);
+        } finally {
+            port.termination.exit(null, dispatch); // shutdownNow answers an empty list when none was published
+        }
+    }
+
+    // ---- test seams ----
+
+    /** @return whether a producer has woken the owner since its last {@link #planPark()} */
+    boolean isAwake() {
+        return port.isAwake();
+    }
+
+    /** @return the owner's wheel, for tests that inspect it between steps from the stepping thread */
+    TimingWheel<ScheduledTimer<?>> wheel() {
+        return wheel;
+    }
+}

@@ -1,0 +1,111 @@
+package dev.tickwheel;
+
+import java.util.Arrays;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Tick arithmetic: a timer's time source, its origin and its tick, and the pure functions that turn delays into
+ * wheel keys. A key is a tick number counted from the origin (the time source's reading when the timer was built);
+ * a timer is due at the start of its key's tick. Every rounding here is up, so nothing is ever early.
+ *
+ * <p>Immutable: every field is final and set in the constructor, so any thread may use it.
+ */
+final class TickClock {
+
+    private final TimeSource time;
+    private final long originNanos;
+    final long tickNanos;
+
+    TickClock(TimeSource time, long tickNanos) {
+        this.time = time;
+        this.tickNanos = tickNanos;
+        this.originNanos = time.nanoTime();
+    }
+
+    /** @return nanoseconds since the origin, by the time source */
+    long elapsedNanos() {
+        return time.nanoTime() - originNanos;
+    }
+
+    /** @return the tick now: the one whose interval holds the current time */
+    long tickNow() {
+        return elapsedNanos() / tickNanos;
+    }
+
+    /** The deadline of a delay from now, in nanoseconds since the origin, saturating at Long.MAX_VALUE. */
+    long dueNanos(long delay, TimeUnit unit) {
+        long now = elapsedNanos();
+        return delay <= 0 ? now : saturatedAdd(now, unit.toNanos(delay));
+    }
+
+    /** A key due now for delay &lt;= 0, else the first tick that starts at or after the deadline. */
+    long firstKey(long delay, TimeUnit unit) {
+        return delay <= 0 ? tickNow() : keyOf(dueNanos(delay, unit));
+    }
+
+    /** The first tick starting at or after a time since the origin: never early. */
+    long keyOf(long nanosSinceOrigin) {
+        return keyOf(nanosSinceOrigin, tickNanos);
+    }
+
+    /** @return nanoseconds from now until the start of a key's tick (negative once it has started) */
+    long nanosUntilTick(long key) {
+        return startOfTick(key, tickNanos) - elapsedNanos();
+    }
+
+    // ---- pure functions ----
+
+    /** The first tick of length {@code tickNanos} starting at or after {@code nanos} (&gt;= 0). */
+    static long keyOf(long nanos, long tickNanos) {
+        long k = nanos / tickNanos;
+        return nanos % tickNanos == 0 ? k : k + 1;
+    }
+
+    /** The start of a tick in nanoseconds since the origin, saturating at Long.MAX_VALUE. */
+    static long startOfTick(long key, long tickNanos) {
+        return key > Long.MAX_VALUE / tickNanos ? Long.MAX_VALUE : key * tickNanos;
+    }
+
+    /** {@code a + b}, saturating at Long.MIN_VALUE and Long.MAX_VALUE instead of wrapping. */
+    static long saturatedAdd(long a, long b) {
+        long r = a + b;
+        return ((a ^ r) & (b ^ r)) < 0 ? (b < 0 ? Long.MIN_VALUE : Long.MAX_VALUE) : r;
+    }
+
+    /** Key bits needed so that every key up to ceil(Long.MAX_VALUE / tick) fits the wheel's window. */
+    static int bitsForKeys(long tickNanos) {
+        long maxKey = Long.MAX_VALUE / tickNanos + 1;
+        return 64 - Long.numberOfLeadingZeros(maxKey);
+    }
+
+    /** Levels of 6 bits (the last one holds the rest), {@code needed} bits in all. */
+    static int[] defaultLevelBits(int needed) {
+        int levels = (needed + 5) / 6;
+        int[] bits = new int[levels];
+        Arrays.fill(bits, 6);
+        bits[levels - 1] = needed - 6 * (levels - 1);
+        return bits;
+    }
+
+    /**
+     * The wheel's levels for a tick: the user's, checked to hold any delay up to Long.MAX_VALUE ns, or the
+     * default.
+     *
+     * @throws IllegalArgumentException if the given levels have too few bits, naming the sum and the need
+     */
+    static int[] levelBitsFor(long tickNanos, int[] given) {
+        int needed = bitsForKeys(tickNanos);
+        if (given == null) {
+            return defaultLevelBits(needed);
+        }
+        int total = 0;
+        for (int x : given) {
+            total += x;
+        }
+        if (total < needed) {
+            throw new IllegalArgumentException("levelBits sum to " + total + " bits, but a tick of " + tickNanos
+                    + " ns needs " + needed + " bits to hold any delay up to Long.MAX_VALUE ns");
+        }
+        return given.clone();
+    }
+}

@@ -1,0 +1,98 @@
+package dev.tickwheel;
+
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.LongAdder;
+import org.jctools.queues.MpscUnboundedXaddArrayQueue;
+
+/**
+ * A timer's counters, kept so that {@code schedule} and {@code cancel} update none of their own: the start and
+ * cancel queues' producer indexes (claimed by each offer's atomic add) count every start and cancel command, and
+ * the adders here, touched only on rare paths and when a timer ends otherwise, correct them. Each correction is
+ * incremented after the offer it corrects.
+ *
+ * <p>Every counter is safe from any thread: {@link LongAdder}s and an {@link AtomicLong} (any thread), and two
+ * volatiles written only by the owner after each step.
+ */
+final class TimerCounters {
+
+    /** The pending limit, or Long.MAX_VALUE for none. Final. */
+    final long maxPending;
+    /** Pending timers when maxPending is set: cas-reserved on accept so that the limit is exact. */
+    private final AtomicLong pendingLimited = new AtomicLong();
+    /** Start commands that are a periodic timer's next period, not a new timer. */
+    final LongAdder resubmitted = new LongAdder();
+    /** Accepted timers then revoked by a racing shutdown: rejected after all. */
+    final LongAdder revokedAccepts = new LongAdder();
+    /** Cancel commands that are not a successful cancel from NEW (revocations, unlinks after outside runs). */
+    final LongAdder nonCancelOffers = new LongAdder();
+    /** Successful cancels that sent no cancel command (a run claimed or in progress). */
+    final LongAdder cancelsWithoutOffer = new LongAdder();
+    /** Timers ended other than by cancel, when maxPending is unlimited: ran, failed, revoked, handed back. */
+    private final LongAdder endedOtherwise = new LongAdder();
+    private final LongAdder rejected = new LongAdder();
+    /** sv by the owner after each step; lv by metrics(). */
+    private volatile long firedPublished;
+    private volatile long lagNanos;
+
+    TimerCounters(long maxPending) {
+        this.maxPending = maxPending;
+    }
+
+    /** @return whether a timer may be accepted (always, without a limit); reserves its place if so */
+    boolean reservePending() {
+        if (maxPending == Long.MAX_VALUE) {
+            return true;
+        }
+        for (;;) {
+            long p = pendingLimited.get();
+            if (p >= maxPending) {
+                return false;
+            }
+            if (pendingLimited.compareAndSet(p, p + 1)) {
+                return true;
+            }
+        }
+    }
+
+    /** A timer ended by a successful cancel, or revoked: its place under the limit is free again. */
+    void releaseCancelled() {
+        if (maxPending != Long.MAX_VALUE) {
+            pendingLimited.decrementAndGet();
+        }
+    }
+
+    /** A timer ended other than by cancel (ran, failed, revoked, handed back). */
+    void releaseEnded() {
+        if (maxPending != Long.MAX_VALUE) {
+            pendingLimited.decrementAndGet();
+        } else {
+            endedOtherwise.increment();
+        }
+    }
+
+    void rejected() {
+        rejected.increment();
+    }
+
+    /** The owner's figures after a step. */
+    void publishStep(long fired, long lagNanos) {
+        this.lagNanos = lagNanos;
+        this.firedPublished = fired;
+    }
+
+    /**
+     * A snapshot, read without stopping anything, in an order that can only make pending read high, never low,
+     * while timers move: ends before starts (a timer's start offer happens before whatever ends it); the cancel
+     * corrections after the cancel index and the start corrections before the start index (each correction is
+     * incremented after the offer it corrects, so a correction read first is already in the index read next).
+     */
+    TimerMetrics snapshot(MpscUnboundedXaddArrayQueue<?> starts, MpscUnboundedXaddArrayQueue<?> cancels) {
+        long cancelled = cancels.currentProducerIndex();
+        cancelled += cancelsWithoutOffer.sum() - nonCancelOffers.sum();
+        long ended = endedOtherwise.sum();
+        long notNew = resubmitted.sum() + revokedAccepts.sum();
+        long scheduled = starts.currentProducerIndex() - notNew;
+        long pending = maxPending != Long.MAX_VALUE ? pendingLimited.get() : scheduled - cancelled - ended;
+        return new TimerMetrics(pending, scheduled, firedPublished, cancelled, rejected.sum(), lagNanos);
+    }
+}

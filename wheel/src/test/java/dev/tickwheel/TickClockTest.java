@@ -1,0 +1,88 @@
+package dev.tickwheel;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import org.junit.jupiter.api.Test;
+
+/** The tick arithmetic alone: pure functions, and a clock on a time source the test sets. */
+class TickClockTest {
+
+    private static final long MS = TimeUnit.MILLISECONDS.toNanos(1);
+
+    @Test
+    void keyOfRoundsUpToTheNextTickStartAndKeepsExactStarts() {
+        assertEquals(0, TickClock.keyOf(0, MS));
+        assertEquals(1, TickClock.keyOf(1, MS));
+        assertEquals(1, TickClock.keyOf(MS, MS));
+        assertEquals(2, TickClock.keyOf(MS + 1, MS));
+        assertEquals(Long.MAX_VALUE / MS + 1, TickClock.keyOf(Long.MAX_VALUE, MS));
+        assertEquals(Long.MAX_VALUE, TickClock.keyOf(Long.MAX_VALUE, 1));
+    }
+
+    @Test
+    void startOfTickSaturatesInsteadOfOverflowing() {
+        assertEquals(5 * MS, TickClock.startOfTick(5, MS));
+        assertEquals(Long.MAX_VALUE, TickClock.startOfTick(Long.MAX_VALUE / MS + 1, MS));
+        assertEquals(Long.MAX_VALUE, TickClock.startOfTick(Long.MAX_VALUE, MS));
+    }
+
+    @Test
+    void saturatedAddClampsAtBothEnds() {
+        assertEquals(3, TickClock.saturatedAdd(1, 2));
+        assertEquals(Long.MAX_VALUE, TickClock.saturatedAdd(Long.MAX_VALUE, 1));
+        assertEquals(Long.MAX_VALUE, TickClock.saturatedAdd(Long.MAX_VALUE - 1, Long.MAX_VALUE));
+        assertEquals(Long.MIN_VALUE, TickClock.saturatedAdd(Long.MIN_VALUE, -1));
+        assertEquals(-1, TickClock.saturatedAdd(Long.MAX_VALUE, Long.MIN_VALUE));
+    }
+
+    @Test
+    void levelBitsHoldEveryDelayUpToLongMaxValueAtEveryTick() {
+        for (long tick : new long[] {1_000, 999_999, MS, TimeUnit.SECONDS.toNanos(1), Long.MAX_VALUE}) {
+            int needed = TickClock.bitsForKeys(tick);
+            assertTrue(Long.MAX_VALUE / tick + 1 < (1L << needed) || needed == 63, "tick " + tick);
+            assertTrue(needed == 1 || Long.MAX_VALUE / tick + 1 >= (1L << (needed - 1)), "tick " + tick);
+            int[] bits = TickClock.levelBitsFor(tick, null);
+            int sum = 0;
+            for (int b : bits) {
+                assertTrue(b >= 1 && b <= 6, "tick " + tick);
+                sum += b;
+            }
+            assertEquals(needed, sum, "tick " + tick);
+        }
+        assertArrayEquals(new int[] {6, 6, 6, 6, 6, 6, 6}, TickClock.defaultLevelBits(42));
+        assertArrayEquals(new int[] {6, 6, 1}, TickClock.defaultLevelBits(13));
+    }
+
+    @Test
+    void givenLevelBitsThatCannotHoldEveryDelayAreRejectedNamingTheNeed() {
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                () -> TickClock.levelBitsFor(MS, new int[] {6, 6}));
+        assertTrue(e.getMessage().contains("levelBits sum to 12 bits") && e.getMessage().contains("needs 44"),
+                e.getMessage());
+        int[] given = {12, 12, 12, 8};
+        int[] used = TickClock.levelBitsFor(MS, given);
+        assertArrayEquals(given, used);
+        given[0] = 1;
+        assertEquals(12, used[0], "a copy: the caller's array may change afterwards");
+    }
+
+    @Test
+    void aClockCountsTicksFromItsOriginAndNeverRoundsADeadlineDown() {
+        AtomicLong now = new AtomicLong(-123_456_789L); // any reading, negative included
+        TickClock clock = new TickClock(now::get, MS);
+        assertEquals(0, clock.tickNow());
+        assertEquals(0, clock.firstKey(0, TimeUnit.MILLISECONDS), "a delay of 0 is due now");
+        assertEquals(0, clock.firstKey(-5, TimeUnit.MILLISECONDS), "a negative delay is due now");
+        assertEquals(1, clock.firstKey(1, TimeUnit.NANOSECONDS));
+        now.addAndGet(MS + 1);
+        assertEquals(1, clock.tickNow());
+        assertEquals(3, clock.firstKey(1, TimeUnit.MILLISECONDS), "1 ms from 1 ms + 1 ns is due in tick 3");
+        assertEquals(2 * MS - 1, clock.nanosUntilTick(3), "the start of tick 3 is 2 ms - 1 ns away");
+        assertEquals(Long.MAX_VALUE / MS + 1, clock.firstKey(Long.MAX_VALUE, TimeUnit.DAYS), "saturates");
+    }
+}
