@@ -326,12 +326,17 @@ class ScheduledTimer<V> extends TimingWheel.Node implements RunnableScheduledFut
                             setPhase(INTERRUPTED);
                         }
                     }
-                    cancelled(RUNNING);
+                    cancelledWhileRunning();
                     return true;
                 }
-            } else if (p == NEW || p == RETURNED || p == CLAIMED) {
+            } else if (p == NEW || p == RETURNED) {
                 if (casPhase(p, CANCELLED)) {
-                    cancelled(p);
+                    cancelledBeforeStart(p);
+                    return true;
+                }
+            } else if (p == CLAIMED) {
+                if (casPhase(CLAIMED, CANCELLED)) {
+                    cancelledWhileRunning(); // the task never starts: the runner sees that at its start
                     return true;
                 }
             } else {
@@ -348,20 +353,27 @@ class ScheduledTimer<V> extends TimingWheel.Node implements RunnableScheduledFut
                 return false;
             }
             if (casPhase(p, CANCELLED)) {
-                cancelled(p);
+                cancelledBeforeStart(p);
                 return true;
             }
         }
     }
 
-    /** After a successful cancel from phase {@code from}: free the task, wake waiters, account. */
-    private void cancelled(int from) {
-        if (from == NEW || from == RETURNED) {
-            taskOrOutcome = null; // no runner: free the task now (a runner frees it itself, in afterCancelledRun)
-        }
+    /**
+     * After a successful cancel from NEW or RETURNED (the common case, kept small enough to inline into both
+     * cancels): no runner, so free the task now; wake waiters; account.
+     */
+    private void cancelledBeforeStart(int from) {
+        taskOrOutcome = null;
+        releaseWaiters();
+        timer.onCancelled(this, from);
+    }
+
+    /** After a successful cancel of a run claimed or in progress: the runner frees the task itself. */
+    private void cancelledWhileRunning() {
         releaseWaiters();
         // A timer handed back by shutdownNow and then run by its caller was already accounted for.
-        timer.onCancelled(this, from == CLAIMED || from == RUNNING ? (handedBack() ? RETURNED : RUNNING) : from);
+        timer.onCancelled(this, handedBack() ? RETURNED : RUNNING);
     }
 
     @Override

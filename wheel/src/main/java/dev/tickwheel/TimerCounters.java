@@ -38,11 +38,15 @@ final class TimerCounters {
         this.maxPending = maxPending;
     }
 
-    /** @return whether a timer may be accepted (always, without a limit); reserves its place if so */
+    /**
+     * @return whether a timer may be accepted (always, without a limit); reserves its place if so. Small enough to
+     *         inline into {@code schedule}: the loop for a limit is out of line
+     */
     boolean reservePending() {
-        if (maxPending == Long.MAX_VALUE) {
-            return true;
-        }
+        return maxPending == Long.MAX_VALUE || reserveLimited();
+    }
+
+    private boolean reserveLimited() {
         for (;;) {
             long p = pendingLimited.get();
             if (p >= maxPending) {
