@@ -38,6 +38,12 @@ class WheelTimerContractTest extends ScheduledExecutorContractTest {
         return WheelTimer.create();
     }
 
+    /** As {@link WheelTimer#create()} documents: its own pool of max(2, CPUs) workers. */
+    @Override
+    int workerThreads() {
+        return Math.max(2, Runtime.getRuntime().availableProcessors());
+    }
+
     @Override
     long delayRoundingNanos() {
         return WheelTimer.DEFAULT_TICK_NANOS;
