@@ -4,6 +4,7 @@ import static java.util.concurrent.TimeUnit.HOURS;
 import static java.util.concurrent.TimeUnit.MILLISECONDS;
 import static java.util.concurrent.TimeUnit.NANOSECONDS;
 import static java.util.concurrent.TimeUnit.SECONDS;
+import static org.junit.jupiter.api.Assertions.assertAll;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
@@ -910,26 +911,173 @@ abstract class ScheduledExecutorContractTest {
         assertThrows(RejectedExecutionException.class, () -> executor.invokeAll(List.of(c)));
     }
 
+    /**
+     * shutdown() lets scheduled one-shots run and ends periodic tasks before it returns, as far as a caller can see:
+     * a periodic task waiting for its next run reads cancelled as soon as shutdown() returns, and no periodic run
+     * starts after that. A run in progress finishes (the JDK cancels its future when that run ends, not before).
+     * The fixed-rate task is held in its second run across the shutdown, so that no periodic task is between being
+     * taken by a worker and starting, a window no executor can close.
+     */
     @Test
     void shutdownLetsScheduledOneShotTasksRunAndEndsPeriodicOnes() throws Exception {
-        CountDownLatch oneShotRan = new CountDownLatch(1);
-        CountDownLatch periodicRan = new CountDownLatch(1);
-        ScheduledFuture<String> oneShot = executor.schedule(() -> {
-            oneShotRan.countDown();
-            return "ran after shutdown";
-        }, 30, MILLISECONDS);
-        ScheduledFuture<?> periodic = executor.scheduleAtFixedRate(periodicRan::countDown, 0, 1, MILLISECONDS);
-        ScheduledFuture<?> laterPeriodic = executor.scheduleWithFixedDelay(() -> { }, 1, 1, HOURS);
-        await(periodicRan, "the periodic task");
+        AtomicBoolean shutdownReturned = new AtomicBoolean();
+        AtomicInteger startsAfterShutdown = new AtomicInteger();
+        AtomicInteger runs = new AtomicInteger();
+        CountDownLatch inSecondRun = new CountDownLatch(1);
+        CountDownLatch releaseSecondRun = new CountDownLatch(1);
+        ScheduledFuture<String> oneShot = executor.schedule(() -> "ran after shutdown", 30, MILLISECONDS);
+        ScheduledFuture<?> running = executor.scheduleAtFixedRate(() -> {
+            if (shutdownReturned.get()) {
+                startsAfterShutdown.incrementAndGet();
+            }
+            if (runs.incrementAndGet() == 2) {
+                inSecondRun.countDown();
+                awaitInTask(releaseSecondRun);
+            }
+        }, 0, 1, MILLISECONDS);
+        ScheduledFuture<?> waiting = executor.scheduleWithFixedDelay(() -> {
+            if (shutdownReturned.get()) {
+                startsAfterShutdown.incrementAndGet();
+            }
+        }, 1, 1, HOURS);
+        final boolean waitingCancelledAtOnce;
+        try {
+            await(inSecondRun, "the fixed-rate task's second run");
 
-        executor.shutdown();
+            executor.shutdown();
+            shutdownReturned.set(true);
+            waitingCancelledAtOnce = waiting.isCancelled();
+        } finally {
+            releaseSecondRun.countDown();
+        }
 
         assertTrue(executor.isShutdown());
         assertEquals("ran after shutdown", oneShot.get(LONG_WAIT_SECONDS, SECONDS));
         assertTrue(executor.awaitTermination(LONG_WAIT_SECONDS, SECONDS),
                 "periodic tasks kept the executor from terminating");
         assertTrue(executor.isTerminated());
-        for (ScheduledFuture<?> p : List.of(periodic, laterPeriodic)) {
+        // Terminated: no run can start any more, so the counts are final.
+        assertAll(
+                () -> assertTrue(waitingCancelledAtOnce,
+                        "a periodic task waiting for its next run did not read cancelled when shutdown() returned"),
+                () -> assertEquals(0, startsAfterShutdown.get(), "periodic runs started after shutdown() returned"),
+                () -> assertEquals(2, runs.get(), "runs of the fixed-rate task"));
+        for (ScheduledFuture<?> p : List.of(running, waiting)) {
+            assertTrue(p.isDone());
+            assertTrue(p.isCancelled());
+            assertThrows(CancellationException.class, p::get);
+        }
+    }
+
+    /**
+     * The hard case of shutdown() ending periodic tasks: every worker is blocked in a task while periodic tasks fall
+     * due (an executor that hands due tasks to its workers' queue, as WheelTimer does, has queued them there; the
+     * JDK keeps them in its delay queue), then shutdown(), then the workers go free. The periodic tasks read
+     * cancelled as soon as shutdown() returns and never start a run; a one-shot that fell due with them still runs.
+     */
+    @Test
+    void shutdownEndsPeriodicTasksThatFellDueWhileEveryWorkerWasBlocked() throws Exception {
+        CountDownLatch release = new CountDownLatch(1);
+        AtomicInteger periodicRuns = new AtomicInteger();
+        final ScheduledFuture<?> rate;
+        final ScheduledFuture<?> delay;
+        final ScheduledFuture<String> oneShot;
+        final boolean rateCancelledAtOnce;
+        final boolean delayCancelledAtOnce;
+        try {
+            blockEveryWorker(release);
+            rate = executor.scheduleAtFixedRate(periodicRuns::incrementAndGet, 1, 1, MILLISECONDS);
+            delay = executor.scheduleWithFixedDelay(periodicRuns::incrementAndGet, 1, 1, MILLISECONDS);
+            oneShot = executor.schedule(() -> "fell due with them", 1, MILLISECONDS);
+            long dueIn = Math.max(oneShot.getDelay(NANOSECONDS),
+                    Math.max(rate.getDelay(NANOSECONDS), delay.getDelay(NANOSECONDS)));
+            // Lateness on purpose (a wait on the clock, not on another thread): until all three are due, and 10 ms
+            // more, by which an executor that hands due tasks to its workers' queue has normally done so. Should its
+            // own thread be later still, the test checks the easier case; it cannot fail falsely.
+            waitForClock(System.nanoTime() + dueIn + MILLISECONDS.toNanos(10));
+
+            executor.shutdown();
+            rateCancelledAtOnce = rate.isCancelled();
+            delayCancelledAtOnce = delay.isCancelled();
+        } finally {
+            release.countDown();
+        }
+
+        assertEquals("fell due with them", oneShot.get(LONG_WAIT_SECONDS, SECONDS));
+        assertTrue(executor.awaitTermination(LONG_WAIT_SECONDS, SECONDS),
+                "periodic tasks kept the executor from terminating");
+        assertTrue(executor.isTerminated());
+        // Terminated: no run can start any more. Every worker was blocked until after shutdown() returned, so any
+        // periodic run at all started after it.
+        assertAll(
+                () -> assertTrue(rateCancelledAtOnce,
+                        "a due fixed-rate task did not read cancelled when shutdown() returned"),
+                () -> assertTrue(delayCancelledAtOnce,
+                        "a due fixed-delay task did not read cancelled when shutdown() returned"),
+                () -> assertEquals(0, periodicRuns.get(),
+                        "periodic runs started after shutdown() returned (they fell due while every worker was"
+                                + " blocked)"));
+        for (ScheduledFuture<?> p : List.of(rate, delay)) {
+            assertTrue(p.isDone());
+            assertTrue(p.isCancelled());
+            assertThrows(CancellationException.class, p::get);
+        }
+    }
+
+    /**
+     * In the spirit of the JSR-166 TCK's shutdown-cancellation case, under the JDK's default policies (delayed
+     * one-shots still run after shutdown, periodic tasks do not go on): delayed one-shots and periodic tasks of both
+     * kinds, some due before shutdown() and some after it. Every worker is blocked meanwhile, so that no task is
+     * between being taken and starting. Every periodic future reads cancelled as soon as shutdown() returns and
+     * never runs; every one-shot still runs, none before its time; the executor terminates.
+     */
+    @Test
+    void shutdownCancelsPeriodicTasksAtOnceAndRunsDelayedOneShotsAtTheirTime() throws Exception {
+        long[] oneShotDelaysMillis = {0, 1, 10, 30, 60};
+        long[] periodicInitialDelaysMillis = {0, 1, 10, 60, HOURS.toMillis(1)};
+        CountDownLatch release = new CountDownLatch(1);
+        AtomicInteger periodicRuns = new AtomicInteger();
+        List<ScheduledFuture<Long>> oneShots = new ArrayList<>();
+        List<ScheduledFuture<?>> periodic = new ArrayList<>();
+        List<String> notCancelledAtOnce = new ArrayList<>();
+        try {
+            blockEveryWorker(release);
+            for (long d : oneShotDelaysMillis) {
+                long scheduledAt = System.nanoTime();
+                oneShots.add(executor.schedule(() -> System.nanoTime() - scheduledAt, d, MILLISECONDS));
+            }
+            for (long initial : periodicInitialDelaysMillis) {
+                periodic.add(executor.scheduleAtFixedRate(periodicRuns::incrementAndGet, initial, 1, MILLISECONDS));
+                periodic.add(executor.scheduleWithFixedDelay(periodicRuns::incrementAndGet, initial, 1,
+                        MILLISECONDS));
+            }
+
+            executor.shutdown();
+            for (int i = 0; i < periodic.size(); i++) {
+                if (!periodic.get(i).isCancelled()) {
+                    notCancelledAtOnce.add((i % 2 == 0 ? "fixed rate" : "fixed delay") + " after "
+                            + periodicInitialDelaysMillis[i / 2] + " ms");
+                }
+            }
+        } finally {
+            release.countDown();
+        }
+
+        for (int i = 0; i < oneShots.size(); i++) {
+            long ranAfter = oneShots.get(i).get(LONG_WAIT_SECONDS, SECONDS);
+            long delay = MILLISECONDS.toNanos(oneShotDelaysMillis[i]);
+            assertTrue(ranAfter >= delay, "the one-shot with a delay of " + oneShotDelaysMillis[i] + " ms ran "
+                    + ranAfter + " ns after it was scheduled, before its time");
+            assertFalse(oneShots.get(i).isCancelled());
+        }
+        assertTrue(executor.awaitTermination(LONG_WAIT_SECONDS, SECONDS),
+                "periodic tasks kept the executor from terminating");
+        assertTrue(executor.isTerminated());
+        assertAll(
+                () -> assertTrue(notCancelledAtOnce.isEmpty(),
+                        "periodic tasks that did not read cancelled when shutdown() returned: " + notCancelledAtOnce),
+                () -> assertEquals(0, periodicRuns.get(), "periodic runs started after shutdown() returned"));
+        for (ScheduledFuture<?> p : periodic) {
             assertTrue(p.isDone());
             assertTrue(p.isCancelled());
             assertThrows(CancellationException.class, p::get);
