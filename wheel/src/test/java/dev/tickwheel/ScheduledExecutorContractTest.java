@@ -148,11 +148,53 @@ abstract class ScheduledExecutorContractTest {
         assertTrue(c.getDelay(NANOSECONDS) <= 0);
     }
 
+    /**
+     * execute runs the task at once: it is due when execute is called, so it runs ahead of a timer scheduled just
+     * before it that falls due later, even when both wait for a worker. Every worker is blocked until both are due;
+     * then one worker goes free and must take the executed task first. Only the order is asserted, no time bound.
+     * Should the test thread stall between the two calls until the timer is due (then there is no order to check),
+     * the pair is tried again.
+     */
     @Test
-    void executeRunsTheTaskAtOnce() {
-        CountDownLatch ran = new CountDownLatch(1);
-        executor.execute(ran::countDown);
-        await(ran, "execute");
+    void executeRunsTheTaskAtOnceAheadOfATimerDueLater() {
+        List<CountDownLatch> releases = new ArrayList<>();
+        for (int i = 0; i < workerThreads(); i++) {
+            releases.add(new CountDownLatch(1));
+        }
+        try {
+            blockEveryWorker(releases);
+            AtomicInteger order = new AtomicInteger();
+            long giveUp = System.nanoTime() + SECONDS.toNanos(LONG_WAIT_SECONDS);
+            for (int attempt = 1; ; attempt++) {
+                AtomicInteger executedRanAs = new AtomicInteger(-1);
+                AtomicInteger timerRanAs = new AtomicInteger(-1);
+                CountDownLatch bothRan = new CountDownLatch(2);
+                ScheduledFuture<?> timer = executor.schedule(() -> {
+                    timerRanAs.set(order.getAndIncrement());
+                    bothRan.countDown();
+                }, 20, MILLISECONDS);
+                executor.execute(() -> {
+                    executedRanAs.set(order.getAndIncrement());
+                    bothRan.countDown();
+                });
+                long timerDueIn = timer.getDelay(NANOSECONDS);
+                if (timerDueIn > 0) { // the timer falls due after execute was called
+                    // Lateness on purpose: until both are due, and 5 ms more for an executor whose own thread hands
+                    // due timers to the workers' queue (if it is later still, the order holds all the more).
+                    waitForClock(System.nanoTime() + timerDueIn + MILLISECONDS.toNanos(5));
+                    releases.get(0).countDown();
+
+                    await(bothRan, "the executed task and the timer, on the one free worker");
+                    assertTrue(executedRanAs.get() < timerRanAs.get(), "the task given to execute ran after a timer"
+                            + " that fell due later (execute did not make it due at once); attempt " + attempt);
+                    return;
+                }
+                assertTrue(System.nanoTime() - giveUp < 0, "the test thread stalled 20 ms between two calls in every"
+                        + " one of " + attempt + " attempts");
+            }
+        } finally {
+            releases.forEach(CountDownLatch::countDown);
+        }
     }
 
     @Test
@@ -1137,6 +1179,34 @@ abstract class ScheduledExecutorContractTest {
         assertTrue(executor.awaitTermination(LONG_WAIT_SECONDS, SECONDS));
         assertTrue(executor.isTerminated());
         assertTrue(executor.awaitTermination(0, SECONDS));
+    }
+
+    // ==========================================================================================================
+    // Threads
+
+    /**
+     * As the JDK's default thread factory ({@link java.util.concurrent.Executors#defaultThreadFactory()}): the
+     * threads that run tasks are not daemon threads, so a JVM does not exit while the executor has work to do.
+     * Every worker proves it, and so do a delayed and a periodic task.
+     */
+    @Test
+    void tasksRunOnNonDaemonThreadsByDefault() throws Exception {
+        List<String> daemons = onEveryWorker(() -> Thread.currentThread().isDaemon()
+                ? Thread.currentThread().getName() : null);
+        daemons.removeIf(Objects::isNull);
+        assertTrue(daemons.isEmpty(), "tasks ran on daemon threads: " + daemons);
+
+        assertFalse(executor.schedule(() -> Thread.currentThread().isDaemon(), 1, MILLISECONDS)
+                .get(LONG_WAIT_SECONDS, SECONDS), "a delayed task ran on a daemon thread");
+        AtomicBoolean periodicOnDaemon = new AtomicBoolean(true);
+        CountDownLatch ran = new CountDownLatch(1);
+        ScheduledFuture<?> periodic = executor.scheduleAtFixedRate(() -> {
+            periodicOnDaemon.set(Thread.currentThread().isDaemon());
+            ran.countDown();
+        }, 1, HOURS.toMillis(1), MILLISECONDS);
+        await(ran, "the periodic task");
+        assertTrue(periodic.cancel(false));
+        assertFalse(periodicOnDaemon.get(), "a periodic task ran on a daemon thread");
     }
 
     // ==========================================================================================================
