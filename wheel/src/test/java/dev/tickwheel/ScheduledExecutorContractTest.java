@@ -45,8 +45,12 @@ import org.junit.jupiter.params.provider.EnumSource;
  * The {@link ScheduledExecutorService} contract that {@link WheelTimer} promises, written once and run against
  * every implementation by a subclass each (as JCTools runs its {@code QueueSanityTest} against every queue): the
  * JDK's {@link java.util.concurrent.ScheduledThreadPoolExecutor} ({@link StpeContractTest}), which keeps this suite
- * honest about what the contract is, and {@link WheelTimer} ({@link WheelTimerContractTest}). Cases where the two
- * legitimately differ (WheelTimer's stricter cancel, its builder, its metrics) live in the WheelTimer subclass.
+ * honest about what the contract is, and {@link WheelTimer} ({@link WheelTimerContractTest}). The aim is a drop-in:
+ * a user who swaps {@code Executors.newScheduledThreadPool} for {@code WheelTimer.create()} must not be able to
+ * tell, so the suite pins down the JDK's behaviour where users can see it: FutureTask's cancel contract for every
+ * one-shot, interrupts that never leak into a later task, shutdown() ending periodic tasks before it returns,
+ * non-daemon task threads. What WheelTimer has in addition (its builder, its metrics, shutdownNow's hand-back)
+ * lives in the WheelTimer subclass.
  *
  * <p>Synchronisation is by latches and futures only. Waits for something that must happen are bounded by
  * {@link #LONG_WAIT_SECONDS} so that a broken implementation fails instead of hanging. A check that something
