@@ -45,8 +45,8 @@ import java.util.concurrent.atomic.AtomicInteger;
  *   run starts afterwards (one in progress may finish). {@link #shutdownNow()} returns every accepted timer that
  *   had neither started nor been cancelled, exactly once; none of them will then be run by this timer (the caller
  *   may run them). Running tasks on the timer's own pool are interrupted. A {@code schedule} racing a shutdown
- *   either throws {@link RejectedExecutionException} or its timer is accounted for: it runs, is handed back, or
- *   ends cancelled. Nothing accepted is lost.</li>
+ *   either throws {@link RejectedExecutionException} (and its task never runs) or its timer is accounted for: a
+ *   one-shot runs or is handed back, a periodic one is ended by the shutdown. Nothing accepted is lost.</li>
  *   <li><b>Threads</b>, as the JDK's executor: non-daemon by default, so a {@code main} that schedules a task and
  *   returns still sees it run (shut the timer down to let the JVM exit). No thread starts until the first task;
  *   then the owner thread, and pool workers one per hand-off until the pool is full.</li>

@@ -4,6 +4,7 @@ import static java.util.concurrent.TimeUnit.HOURS;
 import static java.util.concurrent.TimeUnit.MILLISECONDS;
 import static java.util.concurrent.TimeUnit.NANOSECONDS;
 import static java.util.concurrent.TimeUnit.SECONDS;
+import static org.junit.jupiter.api.Assertions.assertAll;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
@@ -15,6 +16,7 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.IdentityHashMap;
 import java.util.List;
+import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CancellationException;
@@ -36,13 +38,19 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.function.Executable;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 
 /**
  * The {@link ScheduledExecutorService} contract that {@link WheelTimer} promises, written once and run against
  * every implementation by a subclass each (as JCTools runs its {@code QueueSanityTest} against every queue): the
  * JDK's {@link java.util.concurrent.ScheduledThreadPoolExecutor} ({@link StpeContractTest}), which keeps this suite
- * honest about what the contract is, and {@link WheelTimer} ({@link WheelTimerContractTest}). Cases where the two
- * legitimately differ (WheelTimer's stricter cancel, its builder, its metrics) live in the WheelTimer subclass.
+ * honest about what the contract is, and {@link WheelTimer} ({@link WheelTimerContractTest}). The aim is a drop-in:
+ * a user who swaps {@code Executors.newScheduledThreadPool} for {@code WheelTimer.create()} must not be able to
+ * tell, so the suite pins down the JDK's behaviour where users can see it: FutureTask's cancel contract for every
+ * one-shot, interrupts that never leak into a later task, shutdown() ending periodic tasks before it returns,
+ * non-daemon task threads. What WheelTimer has in addition (its builder, its metrics, shutdownNow's hand-back)
+ * lives in the WheelTimer subclass.
  *
  * <p>Synchronisation is by latches and futures only. Waits for something that must happen are bounded by
  * {@link #LONG_WAIT_SECONDS} so that a broken implementation fails instead of hanging. A check that something
@@ -63,6 +71,13 @@ abstract class ScheduledExecutorContractTest {
 
     /** @return a new, running executor with at least two worker threads */
     abstract ScheduledExecutorService newExecutor();
+
+    /**
+     * @return exactly how many threads run the tasks of {@link #newExecutor()}'s executors: the tests that block
+     *         every worker ({@link #blockEveryWorker}) or make every worker prove itself ({@link #onEveryWorker})
+     *         rely on it
+     */
+    abstract int workerThreads();
 
     /**
      * @return how much later than the exact remaining delay {@link ScheduledFuture#getDelay} may report (WheelTimer
@@ -137,11 +152,53 @@ abstract class ScheduledExecutorContractTest {
         assertTrue(c.getDelay(NANOSECONDS) <= 0);
     }
 
+    /**
+     * execute runs the task at once: it is due when execute is called, so it runs ahead of a timer scheduled just
+     * before it that falls due later, even when both wait for a worker. Every worker is blocked until both are due;
+     * then one worker goes free and must take the executed task first. Only the order is asserted, no time bound.
+     * Should the test thread stall between the two calls until the timer is due (then there is no order to check),
+     * the pair is tried again.
+     */
     @Test
-    void executeRunsTheTaskAtOnce() {
-        CountDownLatch ran = new CountDownLatch(1);
-        executor.execute(ran::countDown);
-        await(ran, "execute");
+    void executeRunsTheTaskAtOnceAheadOfATimerDueLater() {
+        List<CountDownLatch> releases = new ArrayList<>();
+        for (int i = 0; i < workerThreads(); i++) {
+            releases.add(new CountDownLatch(1));
+        }
+        try {
+            blockEveryWorker(releases);
+            AtomicInteger order = new AtomicInteger();
+            long giveUp = System.nanoTime() + SECONDS.toNanos(LONG_WAIT_SECONDS);
+            for (int attempt = 1; ; attempt++) {
+                AtomicInteger executedRanAs = new AtomicInteger(-1);
+                AtomicInteger timerRanAs = new AtomicInteger(-1);
+                CountDownLatch bothRan = new CountDownLatch(2);
+                ScheduledFuture<?> timer = executor.schedule(() -> {
+                    timerRanAs.set(order.getAndIncrement());
+                    bothRan.countDown();
+                }, 20, MILLISECONDS);
+                executor.execute(() -> {
+                    executedRanAs.set(order.getAndIncrement());
+                    bothRan.countDown();
+                });
+                long timerDueIn = timer.getDelay(NANOSECONDS);
+                if (timerDueIn > 0) { // the timer falls due after execute was called
+                    // Lateness on purpose: until both are due, and 5 ms more for an executor whose own thread hands
+                    // due timers to the workers' queue (if it is later still, the order holds all the more).
+                    waitForClock(System.nanoTime() + timerDueIn + MILLISECONDS.toNanos(5));
+                    releases.get(0).countDown();
+
+                    await(bothRan, "the executed task and the timer, on the one free worker");
+                    assertTrue(executedRanAs.get() < timerRanAs.get(), "the task given to execute ran after a timer"
+                            + " that fell due later (execute did not make it due at once); attempt " + attempt);
+                    return;
+                }
+                assertTrue(System.nanoTime() - giveUp < 0, "the test thread stalled 20 ms between two calls in every"
+                        + " one of " + attempt + " attempts");
+            }
+        } finally {
+            releases.forEach(CountDownLatch::countDown);
+        }
     }
 
     @Test
@@ -180,22 +237,43 @@ abstract class ScheduledExecutorContractTest {
         assertSame(boom, e.getCause());
     }
 
+    /**
+     * invokeAll with a timeout cancels, with interrupt, the tasks not done in time: a task blocked at the timeout
+     * sees the interrupt. The timeout is on the real clock, so on a machine too slow to start the blocked task
+     * within it the task is cancelled before it starts (correct, but no interrupt to see): then the case is tried
+     * again with twice the timeout, so that no machine is too slow for it.
+     */
     @Test
-    void invokeAllWithTimeoutCancelsTheTasksNotDoneInTime() throws Exception {
-        CountDownLatch release = new CountDownLatch(1);
-        try {
+    void invokeAllWithTimeoutCancelsTheTasksNotDoneInTimeAndInterruptsThem() throws Exception {
+        long giveUp = System.nanoTime() + SECONDS.toNanos(LONG_WAIT_SECONDS);
+        for (long timeoutMillis = ABSENCE_MILLIS; ; timeoutMillis *= 2) {
+            CountDownLatch started = new CountDownLatch(1);
+            CountDownLatch interrupted = new CountDownLatch(1);
+            CountDownLatch never = new CountDownLatch(1);
             List<Callable<String>> tasks = List.of(() -> "quick", () -> {
-                release.await();
-                return "slow";
+                started.countDown();
+                try {
+                    never.await(LONG_WAIT_SECONDS, SECONDS);
+                } catch (InterruptedException e) {
+                    interrupted.countDown();
+                    throw e;
+                }
+                return "blocked, and never interrupted";
             });
 
-            // The bound is what is under test: the slow task cannot finish before release.
-            List<Future<String>> futures = executor.invokeAll(tasks, ABSENCE_MILLIS, MILLISECONDS);
+            // The bound is what is under test: the blocked task cannot finish within it.
+            List<Future<String>> futures = executor.invokeAll(tasks, timeoutMillis, MILLISECONDS);
 
             assertEquals("quick", futures.get(0).get());
             assertTrue(futures.get(1).isCancelled());
-        } finally {
-            release.countDown();
+            assertTrue(futures.get(1).isDone());
+            assertThrows(CancellationException.class, () -> futures.get(1).get());
+            if (started.getCount() == 0) { // it started before the cancel, so the cancel interrupted it
+                await(interrupted, "the interrupt of the task blocked at invokeAll's timeout");
+                return;
+            }
+            assertTrue(System.nanoTime() - giveUp < 0, "the blocked task never started within invokeAll's timeout,"
+                    + " the last time " + timeoutMillis + " ms");
         }
     }
 
@@ -206,6 +284,34 @@ abstract class ScheduledExecutorContractTest {
         }, () -> "second succeeds");
 
         assertEquals("second succeeds", executor.invokeAny(tasks));
+    }
+
+    /**
+     * invokeAny cancels, with interrupt, the tasks still running when one has succeeded. The task that succeeds
+     * waits until the other has started, so the other is certainly running when invokeAny returns.
+     */
+    @Test
+    void invokeAnyCancelsTheTasksStillRunningAndInterruptsThem() throws Exception {
+        CountDownLatch started = new CountDownLatch(1);
+        CountDownLatch interrupted = new CountDownLatch(1);
+        CountDownLatch never = new CountDownLatch(1);
+        List<Callable<String>> tasks = List.of(() -> {
+            await(started, "the other task");
+            return "succeeded";
+        }, () -> {
+            started.countDown();
+            try {
+                never.await(LONG_WAIT_SECONDS, SECONDS);
+            } catch (InterruptedException e) {
+                interrupted.countDown();
+                throw e;
+            }
+            return "blocked, and never interrupted";
+        });
+
+        assertEquals("succeeded", executor.invokeAny(tasks));
+
+        await(interrupted, "the interrupt of the task still running when invokeAny returned");
     }
 
     @Test
@@ -580,6 +686,180 @@ abstract class ScheduledExecutorContractTest {
     }
 
     // ==========================================================================================================
+    // Cancel of a one-shot: FutureTask's contract, for every way to start one
+
+    /**
+     * As {@link java.util.concurrent.FutureTask}: {@code cancel(false)} of a running one-shot returns true; the
+     * future is cancelled and done at once and {@code get} throws {@link CancellationException}; the task is not
+     * interrupted and runs on to its end, which leaves the future cancelled.
+     */
+    @ParameterizedTest
+    @EnumSource(OneShot.class)
+    void cancelWithoutInterruptOfARunningOneShotReturnsTrueAndTheTaskRunsOn(OneShot form) throws Exception {
+        CountDownLatch started = new CountDownLatch(1);
+        CountDownLatch release = new CountDownLatch(1);
+        CountDownLatch ended = new CountDownLatch(1);
+        AtomicBoolean interrupted = new AtomicBoolean();
+        Future<?> f = form.start(executor, () -> {
+            started.countDown();
+            try {
+                release.await(LONG_WAIT_SECONDS, SECONDS);
+            } catch (InterruptedException e) {
+                interrupted.set(true);
+            }
+            ended.countDown();
+        });
+        try {
+            await(started, form + ": the task");
+
+            assertTrue(f.cancel(false), form + ": cancel(false) of a running task must return true");
+            assertTrue(f.isCancelled(), form + ": isCancelled after the cancel");
+            assertTrue(f.isDone(), form + ": isDone after the cancel");
+            assertThrows(CancellationException.class, f::get, form + ": get after the cancel");
+            assertThrows(CancellationException.class, () -> f.get(0, SECONDS), form + ": timed get after the cancel");
+            assertFalse(f.cancel(true), form + ": a second cancel must report that it changed nothing");
+        } finally {
+            release.countDown();
+        }
+        await(ended, form + ": the cancelled task running on to its end");
+        assertFalse(interrupted.get(), form + ": cancel(false), or the cancel(true) after it, interrupted the task");
+        assertTrue(f.isCancelled(), form + ": the task's end undid the cancel");
+        assertThrows(CancellationException.class, f::get, form + ": get after the cancelled task ended");
+    }
+
+    /**
+     * As FutureTask: {@code cancel(true)} of a running one-shot returns true, the future is cancelled at once, and
+     * the task is interrupted.
+     */
+    @ParameterizedTest
+    @EnumSource(OneShot.class)
+    void cancelWithInterruptOfARunningOneShotReturnsTrueAndInterruptsIt(OneShot form) {
+        CountDownLatch started = new CountDownLatch(1);
+        CountDownLatch interrupted = new CountDownLatch(1);
+        CountDownLatch never = new CountDownLatch(1);
+        Future<?> f = form.start(executor, () -> {
+            started.countDown();
+            try {
+                never.await(LONG_WAIT_SECONDS, SECONDS);
+            } catch (InterruptedException e) {
+                interrupted.countDown();
+            }
+        });
+        await(started, form + ": the task");
+
+        assertTrue(f.cancel(true), form + ": cancel(true) of a running task must return true");
+        assertTrue(f.isCancelled(), form + ": isCancelled after the cancel");
+        assertTrue(f.isDone(), form + ": isDone after the cancel");
+        assertThrows(CancellationException.class, f::get, form + ": get after the cancel");
+        await(interrupted, form + ": the interrupt of the running task");
+    }
+
+    /** As FutureTask: cancel of a one-shot that completed, or failed, returns false and changes nothing. */
+    @ParameterizedTest
+    @EnumSource(OneShot.class)
+    void cancelOfAOneShotThatCompletedOrFailedReturnsFalseAndKeepsItsOutcome(OneShot form) throws Exception {
+        IllegalStateException boom = new IllegalStateException("boom");
+        Future<?> completed = form.start(executor, () -> { });
+        Future<?> failed = form.start(executor, () -> {
+            throw boom;
+        });
+        assertEquals(form.result, completed.get(LONG_WAIT_SECONDS, SECONDS));
+        assertSame(boom, assertThrows(ExecutionException.class, () -> failed.get(LONG_WAIT_SECONDS, SECONDS))
+                .getCause());
+
+        for (Future<?> f : List.of(completed, failed)) {
+            assertFalse(f.cancel(false), form + ": cancel(false) of an ended task");
+            assertFalse(f.cancel(true), form + ": cancel(true) of an ended task");
+            assertFalse(f.isCancelled(), form.name());
+            assertTrue(f.isDone(), form.name());
+        }
+        assertEquals(form.result, completed.get());
+        assertSame(boom, assertThrows(ExecutionException.class, failed::get).getCause());
+    }
+
+    /**
+     * The interrupt of a {@code cancel(true)} stays with the task it cancelled: afterwards every worker, the one that
+     * ran the cancelled task included, starts its next task uninterrupted and is not interrupted during it. In
+     * every other round the task restores its interrupt status as it leaves (as a well-behaved task does); in the
+     * others it ends just as the cancel comes, without looking at the interrupt, so that the interrupt may land
+     * after its run (the cancel may then lose to the task's end and return false).
+     */
+    @ParameterizedTest
+    @EnumSource(OneShot.class)
+    void interruptOfACancelledRunningOneShotNeverReachesALaterTask(OneShot form) throws Exception {
+        for (int round = 0; round < 2 * workerThreads() + 2; round++) {
+            String what = form + ", round " + round;
+            boolean restoresInterrupt = round % 2 == 0;
+            CountDownLatch started = new CountDownLatch(1);
+            CountDownLatch ended = new CountDownLatch(1);
+            AtomicBoolean cancelling = new AtomicBoolean();
+            Future<?> f = form.start(executor, () -> {
+                started.countDown();
+                endOnCancel(restoresInterrupt, cancelling);
+                ended.countDown();
+            });
+            await(started, what + ": the task");
+
+            cancelling.set(true);
+            boolean cancelled = f.cancel(true);
+
+            if (restoresInterrupt) {
+                assertTrue(cancelled, what + ": cancel(true) of a running task must return true");
+            }
+            await(ended, what + ": the cancelled task's end");
+            List<String> leaked = workersStartingInterrupted();
+            assertTrue(leaked.isEmpty(), what + ": the interrupt of the cancelled task reached a later task on "
+                    + leaked);
+        }
+    }
+
+    /** As the one-shot case: the interrupt of a periodic task's cancel(true) never reaches a later task. */
+    @Test
+    void interruptOfACancelledRunningPeriodicTaskNeverReachesALaterTask() throws Exception {
+        for (int round = 0; round < 2 * workerThreads() + 2; round++) {
+            boolean fixedRate = round % 2 == 0;
+            boolean restoresInterrupt = round % 4 < 2;
+            String what = (fixedRate ? "fixed rate" : "fixed delay") + ", round " + round;
+            CountDownLatch started = new CountDownLatch(1);
+            CountDownLatch ended = new CountDownLatch(1);
+            AtomicBoolean cancelling = new AtomicBoolean();
+            Runnable task = () -> {
+                started.countDown();
+                endOnCancel(restoresInterrupt, cancelling);
+                ended.countDown();
+            };
+            ScheduledFuture<?> f = fixedRate
+                    ? executor.scheduleAtFixedRate(task, 0, 1, HOURS)
+                    : executor.scheduleWithFixedDelay(task, 0, 1, HOURS);
+            await(started, what + ": the first run");
+
+            cancelling.set(true);
+            assertTrue(f.cancel(true), what + ": cancel(true) of a periodic task that has not ended");
+
+            await(ended, what + ": the cancelled run's end");
+            List<String> leaked = workersStartingInterrupted();
+            assertTrue(leaked.isEmpty(), what + ": the interrupt of the cancelled task reached a later task on "
+                    + leaked);
+        }
+    }
+
+    /**
+     * The body of a task about to be cancelled with interrupt: either it waits for the interrupt and restores its
+     * interrupt status as it leaves, or it ends as soon as the cancel is about to come, ignoring the interrupt.
+     */
+    private static void endOnCancel(boolean restoresInterrupt, AtomicBoolean cancelling) {
+        if (restoresInterrupt) {
+            try {
+                new CountDownLatch(1).await(LONG_WAIT_SECONDS, SECONDS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        } else {
+            spinUntil(cancelling);
+        }
+    }
+
+    // ==========================================================================================================
     // Exceptions
 
     @Test
@@ -677,26 +957,173 @@ abstract class ScheduledExecutorContractTest {
         assertThrows(RejectedExecutionException.class, () -> executor.invokeAll(List.of(c)));
     }
 
+    /**
+     * shutdown() lets scheduled one-shots run and ends periodic tasks before it returns, as far as a caller can see:
+     * a periodic task waiting for its next run reads cancelled as soon as shutdown() returns, and no periodic run
+     * starts after that. A run in progress finishes (the JDK cancels its future when that run ends, not before).
+     * The fixed-rate task is held in its second run across the shutdown, so that no periodic task is between being
+     * taken by a worker and starting, a window no executor can close.
+     */
     @Test
     void shutdownLetsScheduledOneShotTasksRunAndEndsPeriodicOnes() throws Exception {
-        CountDownLatch oneShotRan = new CountDownLatch(1);
-        CountDownLatch periodicRan = new CountDownLatch(1);
-        ScheduledFuture<String> oneShot = executor.schedule(() -> {
-            oneShotRan.countDown();
-            return "ran after shutdown";
-        }, 30, MILLISECONDS);
-        ScheduledFuture<?> periodic = executor.scheduleAtFixedRate(periodicRan::countDown, 0, 1, MILLISECONDS);
-        ScheduledFuture<?> laterPeriodic = executor.scheduleWithFixedDelay(() -> { }, 1, 1, HOURS);
-        await(periodicRan, "the periodic task");
+        AtomicBoolean shutdownReturned = new AtomicBoolean();
+        AtomicInteger startsAfterShutdown = new AtomicInteger();
+        AtomicInteger runs = new AtomicInteger();
+        CountDownLatch inSecondRun = new CountDownLatch(1);
+        CountDownLatch releaseSecondRun = new CountDownLatch(1);
+        ScheduledFuture<String> oneShot = executor.schedule(() -> "ran after shutdown", 30, MILLISECONDS);
+        ScheduledFuture<?> running = executor.scheduleAtFixedRate(() -> {
+            if (shutdownReturned.get()) {
+                startsAfterShutdown.incrementAndGet();
+            }
+            if (runs.incrementAndGet() == 2) {
+                inSecondRun.countDown();
+                awaitInTask(releaseSecondRun);
+            }
+        }, 0, 1, MILLISECONDS);
+        ScheduledFuture<?> waiting = executor.scheduleWithFixedDelay(() -> {
+            if (shutdownReturned.get()) {
+                startsAfterShutdown.incrementAndGet();
+            }
+        }, 1, 1, HOURS);
+        final boolean waitingCancelledAtOnce;
+        try {
+            await(inSecondRun, "the fixed-rate task's second run");
 
-        executor.shutdown();
+            executor.shutdown();
+            shutdownReturned.set(true);
+            waitingCancelledAtOnce = waiting.isCancelled();
+        } finally {
+            releaseSecondRun.countDown();
+        }
 
         assertTrue(executor.isShutdown());
         assertEquals("ran after shutdown", oneShot.get(LONG_WAIT_SECONDS, SECONDS));
         assertTrue(executor.awaitTermination(LONG_WAIT_SECONDS, SECONDS),
                 "periodic tasks kept the executor from terminating");
         assertTrue(executor.isTerminated());
-        for (ScheduledFuture<?> p : List.of(periodic, laterPeriodic)) {
+        // Terminated: no run can start any more, so the counts are final.
+        assertAll(
+                () -> assertTrue(waitingCancelledAtOnce,
+                        "a periodic task waiting for its next run did not read cancelled when shutdown() returned"),
+                () -> assertEquals(0, startsAfterShutdown.get(), "periodic runs started after shutdown() returned"),
+                () -> assertEquals(2, runs.get(), "runs of the fixed-rate task"));
+        for (ScheduledFuture<?> p : List.of(running, waiting)) {
+            assertTrue(p.isDone());
+            assertTrue(p.isCancelled());
+            assertThrows(CancellationException.class, p::get);
+        }
+    }
+
+    /**
+     * The hard case of shutdown() ending periodic tasks: every worker is blocked in a task while periodic tasks fall
+     * due (an executor that hands due tasks to its workers' queue, as WheelTimer does, has queued them there; the
+     * JDK keeps them in its delay queue), then shutdown(), then the workers go free. The periodic tasks read
+     * cancelled as soon as shutdown() returns and never start a run; a one-shot that fell due with them still runs.
+     */
+    @Test
+    void shutdownEndsPeriodicTasksThatFellDueWhileEveryWorkerWasBlocked() throws Exception {
+        CountDownLatch release = new CountDownLatch(1);
+        AtomicInteger periodicRuns = new AtomicInteger();
+        final ScheduledFuture<?> rate;
+        final ScheduledFuture<?> delay;
+        final ScheduledFuture<String> oneShot;
+        final boolean rateCancelledAtOnce;
+        final boolean delayCancelledAtOnce;
+        try {
+            blockEveryWorker(release);
+            rate = executor.scheduleAtFixedRate(periodicRuns::incrementAndGet, 1, 1, MILLISECONDS);
+            delay = executor.scheduleWithFixedDelay(periodicRuns::incrementAndGet, 1, 1, MILLISECONDS);
+            oneShot = executor.schedule(() -> "fell due with them", 1, MILLISECONDS);
+            long dueIn = Math.max(oneShot.getDelay(NANOSECONDS),
+                    Math.max(rate.getDelay(NANOSECONDS), delay.getDelay(NANOSECONDS)));
+            // Lateness on purpose (a wait on the clock, not on another thread): until all three are due, and 10 ms
+            // more, by which an executor that hands due tasks to its workers' queue has normally done so. Should its
+            // own thread be later still, the test checks the easier case; it cannot fail falsely.
+            waitForClock(System.nanoTime() + dueIn + MILLISECONDS.toNanos(10));
+
+            executor.shutdown();
+            rateCancelledAtOnce = rate.isCancelled();
+            delayCancelledAtOnce = delay.isCancelled();
+        } finally {
+            release.countDown();
+        }
+
+        assertEquals("fell due with them", oneShot.get(LONG_WAIT_SECONDS, SECONDS));
+        assertTrue(executor.awaitTermination(LONG_WAIT_SECONDS, SECONDS),
+                "periodic tasks kept the executor from terminating");
+        assertTrue(executor.isTerminated());
+        // Terminated: no run can start any more. Every worker was blocked until after shutdown() returned, so any
+        // periodic run at all started after it.
+        assertAll(
+                () -> assertTrue(rateCancelledAtOnce,
+                        "a due fixed-rate task did not read cancelled when shutdown() returned"),
+                () -> assertTrue(delayCancelledAtOnce,
+                        "a due fixed-delay task did not read cancelled when shutdown() returned"),
+                () -> assertEquals(0, periodicRuns.get(),
+                        "periodic runs started after shutdown() returned (they fell due while every worker was"
+                                + " blocked)"));
+        for (ScheduledFuture<?> p : List.of(rate, delay)) {
+            assertTrue(p.isDone());
+            assertTrue(p.isCancelled());
+            assertThrows(CancellationException.class, p::get);
+        }
+    }
+
+    /**
+     * In the spirit of the JSR-166 TCK's shutdown-cancellation case, under the JDK's default policies (delayed
+     * one-shots still run after shutdown, periodic tasks do not go on): delayed one-shots and periodic tasks of both
+     * kinds, some due before shutdown() and some after it. Every worker is blocked meanwhile, so that no task is
+     * between being taken and starting. Every periodic future reads cancelled as soon as shutdown() returns and
+     * never runs; every one-shot still runs, none before its time; the executor terminates.
+     */
+    @Test
+    void shutdownCancelsPeriodicTasksAtOnceAndRunsDelayedOneShotsAtTheirTime() throws Exception {
+        long[] oneShotDelaysMillis = {0, 1, 10, 30, 60};
+        long[] periodicInitialDelaysMillis = {0, 1, 10, 60, HOURS.toMillis(1)};
+        CountDownLatch release = new CountDownLatch(1);
+        AtomicInteger periodicRuns = new AtomicInteger();
+        List<ScheduledFuture<Long>> oneShots = new ArrayList<>();
+        List<ScheduledFuture<?>> periodic = new ArrayList<>();
+        List<String> notCancelledAtOnce = new ArrayList<>();
+        try {
+            blockEveryWorker(release);
+            for (long d : oneShotDelaysMillis) {
+                long scheduledAt = System.nanoTime();
+                oneShots.add(executor.schedule(() -> System.nanoTime() - scheduledAt, d, MILLISECONDS));
+            }
+            for (long initial : periodicInitialDelaysMillis) {
+                periodic.add(executor.scheduleAtFixedRate(periodicRuns::incrementAndGet, initial, 1, MILLISECONDS));
+                periodic.add(executor.scheduleWithFixedDelay(periodicRuns::incrementAndGet, initial, 1,
+                        MILLISECONDS));
+            }
+
+            executor.shutdown();
+            for (int i = 0; i < periodic.size(); i++) {
+                if (!periodic.get(i).isCancelled()) {
+                    notCancelledAtOnce.add((i % 2 == 0 ? "fixed rate" : "fixed delay") + " after "
+                            + periodicInitialDelaysMillis[i / 2] + " ms");
+                }
+            }
+        } finally {
+            release.countDown();
+        }
+
+        for (int i = 0; i < oneShots.size(); i++) {
+            long ranAfter = oneShots.get(i).get(LONG_WAIT_SECONDS, SECONDS);
+            long delay = MILLISECONDS.toNanos(oneShotDelaysMillis[i]);
+            assertTrue(ranAfter >= delay, "the one-shot with a delay of " + oneShotDelaysMillis[i] + " ms ran "
+                    + ranAfter + " ns after it was scheduled, before its time");
+            assertFalse(oneShots.get(i).isCancelled());
+        }
+        assertTrue(executor.awaitTermination(LONG_WAIT_SECONDS, SECONDS),
+                "periodic tasks kept the executor from terminating");
+        assertTrue(executor.isTerminated());
+        assertAll(
+                () -> assertTrue(notCancelledAtOnce.isEmpty(),
+                        "periodic tasks that did not read cancelled when shutdown() returned: " + notCancelledAtOnce),
+                () -> assertEquals(0, periodicRuns.get(), "periodic runs started after shutdown() returned"));
+        for (ScheduledFuture<?> p : periodic) {
             assertTrue(p.isDone());
             assertTrue(p.isCancelled());
             assertThrows(CancellationException.class, p::get);
@@ -756,6 +1183,34 @@ abstract class ScheduledExecutorContractTest {
         assertTrue(executor.awaitTermination(LONG_WAIT_SECONDS, SECONDS));
         assertTrue(executor.isTerminated());
         assertTrue(executor.awaitTermination(0, SECONDS));
+    }
+
+    // ==========================================================================================================
+    // Threads
+
+    /**
+     * As the JDK's default thread factory ({@link java.util.concurrent.Executors#defaultThreadFactory()}): the
+     * threads that run tasks are not daemon threads, so a JVM does not exit while the executor has work to do.
+     * Every worker proves it, and so do a delayed and a periodic task.
+     */
+    @Test
+    void tasksRunOnNonDaemonThreadsByDefault() throws Exception {
+        List<String> daemons = onEveryWorker(() -> Thread.currentThread().isDaemon()
+                ? Thread.currentThread().getName() : null);
+        daemons.removeIf(Objects::isNull);
+        assertTrue(daemons.isEmpty(), "tasks ran on daemon threads: " + daemons);
+
+        assertFalse(executor.schedule(() -> Thread.currentThread().isDaemon(), 1, MILLISECONDS)
+                .get(LONG_WAIT_SECONDS, SECONDS), "a delayed task ran on a daemon thread");
+        AtomicBoolean periodicOnDaemon = new AtomicBoolean(true);
+        CountDownLatch ran = new CountDownLatch(1);
+        ScheduledFuture<?> periodic = executor.scheduleAtFixedRate(() -> {
+            periodicOnDaemon.set(Thread.currentThread().isDaemon());
+            ran.countDown();
+        }, 1, HOURS.toMillis(1), MILLISECONDS);
+        await(ran, "the periodic task");
+        assertTrue(periodic.cancel(false));
+        assertFalse(periodicOnDaemon.get(), "a periodic task ran on a daemon thread");
     }
 
     // ==========================================================================================================
@@ -850,6 +1305,133 @@ abstract class ScheduledExecutorContractTest {
         }
         if (interrupted) {
             Thread.currentThread().interrupt();
+        }
+    }
+
+    /**
+     * Waits in a task, bounded by {@link #LONG_WAIT_SECONDS} so that a failed test cannot leave a worker blocked for
+     * good; an interrupt (shutdownNow at the test's end) ends the wait and is kept.
+     */
+    static void awaitInTask(CountDownLatch latch) {
+        try {
+            latch.await(LONG_WAIT_SECONDS, SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    /** Spins (yielding) in a task until the flag is set, bounded by {@link #LONG_WAIT_SECONDS}. */
+    static void spinUntil(AtomicBoolean flag) {
+        long deadline = System.nanoTime() + SECONDS.toNanos(LONG_WAIT_SECONDS);
+        while (!flag.get() && System.nanoTime() - deadline < 0) {
+            Thread.yield();
+        }
+    }
+
+    /**
+     * Blocks every worker thread in a task until {@code release} opens, and returns once all of them are blocked:
+     * until then the executor starts no other task, and a task that falls due waits in its queue.
+     */
+    void blockEveryWorker(CountDownLatch release) {
+        blockEveryWorker(Collections.nCopies(workerThreads(), release));
+    }
+
+    /** As {@link #blockEveryWorker(CountDownLatch)}, each worker until its own latch opens (one per worker). */
+    void blockEveryWorker(List<CountDownLatch> releases) {
+        assertEquals(workerThreads(), releases.size(), "one latch per worker");
+        CountDownLatch blocked = new CountDownLatch(releases.size());
+        for (CountDownLatch release : releases) {
+            executor.execute(() -> {
+                blocked.countDown();
+                awaitInTask(release);
+            });
+        }
+        await(blocked, "every worker blocked in a task (fewer workers than workerThreads()?)");
+    }
+
+    /**
+     * Runs {@code probe} at the start of a task on every worker thread and returns what each probe returned. Each
+     * task then waits until all have started, so no thread runs two of them: every worker proves itself, including
+     * one that has just run a cancelled task. An interrupt while a task waits fails the call, naming the thread.
+     */
+    <T> List<T> onEveryWorker(Callable<T> probe) throws InterruptedException {
+        int n = workerThreads();
+        CountDownLatch allStarted = new CountDownLatch(n);
+        List<Future<T>> tasks = new ArrayList<>();
+        for (int i = 0; i < n; i++) {
+            tasks.add(executor.submit(() -> {
+                T seen = probe.call();
+                allStarted.countDown();
+                try {
+                    if (!allStarted.await(LONG_WAIT_SECONDS, SECONDS)) {
+                        throw new AssertionError("only " + (n - allStarted.getCount()) + " of " + n
+                                + " probe tasks ran at once (fewer workers than workerThreads()?)");
+                    }
+                } catch (InterruptedException e) {
+                    throw new AssertionError(Thread.currentThread().getName()
+                            + " was interrupted while its probe task waited for the others", e);
+                }
+                return seen;
+            }));
+        }
+        List<T> seen = new ArrayList<>();
+        for (Future<T> f : tasks) {
+            try {
+                seen.add(f.get(LONG_WAIT_SECONDS, SECONDS));
+            } catch (ExecutionException e) {
+                throw new AssertionError("a probe task failed: " + e.getCause(), e.getCause());
+            } catch (TimeoutException e) {
+                throw new AssertionError("a probe task did not end within " + LONG_WAIT_SECONDS + " s", e);
+            }
+        }
+        return seen;
+    }
+
+    /** @return the names of the worker threads that started a task with their interrupt status set (and clears it) */
+    List<String> workersStartingInterrupted() throws InterruptedException {
+        List<String> names = onEveryWorker(() -> Thread.interrupted() ? Thread.currentThread().getName() : null);
+        names.removeIf(Objects::isNull);
+        return names;
+    }
+
+    /**
+     * The ways to start a one-shot task that hands back a future. The future of each is a
+     * {@link java.util.concurrent.FutureTask} in the JDK, and keeps FutureTask's contract.
+     */
+    enum OneShot {
+        SCHEDULE_RUNNABLE(null),
+        SCHEDULE_CALLABLE("the callable's result"),
+        SUBMIT_RUNNABLE(null),
+        SUBMIT_RUNNABLE_WITH_RESULT("the given result"),
+        SUBMIT_CALLABLE("the callable's result");
+
+        /** What get() returns once the task completed. */
+        final String result;
+
+        OneShot(String result) {
+            this.result = result;
+        }
+
+        /** Starts {@code body} this way, due at once. */
+        Future<?> start(ScheduledExecutorService e, Runnable body) {
+            switch (this) {
+                case SCHEDULE_RUNNABLE:
+                    return e.schedule(body, 0, NANOSECONDS);
+                case SCHEDULE_CALLABLE:
+                    return e.schedule(() -> {
+                        body.run();
+                        return result;
+                    }, 0, NANOSECONDS);
+                case SUBMIT_RUNNABLE:
+                    return e.submit(body);
+                case SUBMIT_RUNNABLE_WITH_RESULT:
+                    return e.submit(body, result);
+                default:
+                    return e.submit(() -> {
+                        body.run();
+                        return result;
+                    });
+            }
         }
     }
 

@@ -11,11 +11,18 @@ import java.util.concurrent.ScheduledThreadPoolExecutor;
  */
 class StpeContractTest extends ScheduledExecutorContractTest {
 
+    private static final int WORKERS = 2;
+
     @Override
     ScheduledExecutorService newExecutor() {
-        ScheduledThreadPoolExecutor stpe = new ScheduledThreadPoolExecutor(2);
+        ScheduledThreadPoolExecutor stpe = new ScheduledThreadPoolExecutor(WORKERS);
         stpe.setRemoveOnCancelPolicy(true);
         return stpe;
+    }
+
+    @Override
+    int workerThreads() {
+        return WORKERS;
     }
 
     @Override

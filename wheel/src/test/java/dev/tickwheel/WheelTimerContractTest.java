@@ -10,7 +10,6 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.util.List;
 import java.util.concurrent.CancellationException;
@@ -37,6 +36,12 @@ class WheelTimerContractTest extends ScheduledExecutorContractTest {
     @Override
     ScheduledExecutorService newExecutor() {
         return WheelTimer.create();
+    }
+
+    /** As {@link WheelTimer#create()} documents: its own pool of max(2, CPUs) workers. */
+    @Override
+    int workerThreads() {
+        return Math.max(2, Runtime.getRuntime().availableProcessors());
     }
 
     @Override
@@ -393,25 +398,33 @@ class WheelTimerContractTest extends ScheduledExecutorContractTest {
      * After shutdown, cancelling the last pending timer lets the timer terminate. The cancel here comes from a task
      * on the owner thread, so it arrives while the owner is awake (and so does not unpark it), after the step's
      * drain: the owner then finds it while deciding to park. It must not sleep until the cancelled timer's time.
+     * One task on the owner thread schedules both timers and then shuts the timer down, so the canceller cannot
+     * run before the shutdown however slow the machine (the test used to skip itself when the test thread stalled
+     * between its schedule and its shutdown).
      */
     @Test
     void cancellingTheLastTimerAfterShutdownLetsTheTimerTerminate() throws Exception {
         WheelTimer t = WheelTimer.builder().runTasksOnOwnerThread().build();
         try {
-            ScheduledFuture<?> last = t.schedule(() -> { }, 1, HOURS);
+            AtomicReference<ScheduledFuture<?>> last = new AtomicReference<>();
             AtomicBoolean shutDownFirst = new AtomicBoolean();
-            ScheduledFuture<Boolean> canceller = t.schedule(() -> {
-                shutDownFirst.set(t.isShutdown());
-                return last.cancel(false);
-            }, 100, MILLISECONDS);
+            ScheduledFuture<ScheduledFuture<Boolean>> setUp = t.schedule(() -> {
+                ScheduledFuture<?> l = t.schedule(() -> { }, 1, HOURS);
+                last.set(l);
+                ScheduledFuture<Boolean> canceller = t.schedule(() -> {
+                    shutDownFirst.set(t.isShutdown());
+                    return l.cancel(false);
+                }, 100, MILLISECONDS);
+                t.shutdown();
+                return canceller;
+            }, 0, SECONDS);
 
-            t.shutdown();
-
-            assertTrue(canceller.get(LONG_WAIT_SECONDS, SECONDS));
-            assumeTrue(shutDownFirst.get(), "the test thread stalled: the cancel ran before the shutdown");
+            ScheduledFuture<Boolean> canceller = setUp.get(LONG_WAIT_SECONDS, SECONDS);
+            assertTrue(canceller.get(LONG_WAIT_SECONDS, SECONDS), "the cancel of the last timer");
+            assertTrue(shutDownFirst.get(), "the cancel ran before the shutdown");
             assertTrue(t.awaitTermination(LONG_WAIT_SECONDS, SECONDS), "shut down with nothing left to run, the"
                     + " timer did not terminate (its owner sleeps until the cancelled timer's time)");
-            assertTrue(last.isCancelled());
+            assertTrue(last.get().isCancelled());
         } finally {
             shutDown(t);
         }
