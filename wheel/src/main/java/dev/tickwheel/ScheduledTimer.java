@@ -239,6 +239,10 @@ class ScheduledTimer<V> extends TimingWheel.Node implements RunnableScheduledFut
         taskOrOutcome = null;
     }
 
+    /** Forgets the last run's thread when the timer ends between runs (a periodic keeps one; a one-shot none). */
+    void forgetRunner() {
+    }
+
     /**
      * The run lost its CAS to a cancel. If that was cancel(true), wait until it has delivered its interrupt, then
      * clear it, so the interrupt does not leak into whatever this thread runs next; then free the task.
@@ -280,6 +284,7 @@ class ScheduledTimer<V> extends TimingWheel.Node implements RunnableScheduledFut
         if (!casPhase(NEW, COMPLETING)) {
             return false;
         }
+        forgetRunner();
         taskOrOutcome = cause;
         setPhase(FAILED);
         releaseWaiters();
@@ -296,6 +301,7 @@ class ScheduledTimer<V> extends TimingWheel.Node implements RunnableScheduledFut
             return false;
         }
         taskOrOutcome = null;
+        forgetRunner();
         releaseWaiters();
         return true;
     }
@@ -365,6 +371,7 @@ class ScheduledTimer<V> extends TimingWheel.Node implements RunnableScheduledFut
      */
     private void cancelledBeforeStart(int from) {
         taskOrOutcome = null;
+        forgetRunner();
         releaseWaiters();
         timer.onCancelled(this, from);
     }
