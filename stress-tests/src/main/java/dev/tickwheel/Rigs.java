@@ -9,7 +9,7 @@ import java.util.concurrent.Executor;
  */
 final class Rigs {
 
-    /** Small: a state holds one or two timers, and the batch sizes the owner's due array (2 x batch). */
+    /** Small: a state holds one or two timers, and the batch sizes the owner's due array (3 x batch). */
     static final int BATCH = 8;
 
     private Rigs() {
