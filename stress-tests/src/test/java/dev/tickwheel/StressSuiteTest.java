@@ -46,7 +46,8 @@ class StressSuiteTest {
             "dev.tickwheel.GetReleasedByCancel",
             "dev.tickwheel.ShutdownVsPeriodicReschedule",
             "dev.tickwheel.CancelVsShutdownNow",
-            "dev.tickwheel.ScheduleVsShutdown");
+            "dev.tickwheel.ScheduleVsShutdown",
+            "dev.tickwheel.CancelInterruptVsRunStart");
 
     /** Deliberately broken variants: in the jar, never in the CI run. */
     static final Set<String> BROKEN_TESTS = Set.of("dev.tickwheel.BrokenCancelVsFire");
