@@ -47,7 +47,8 @@ class StressSuiteTest {
             "dev.tickwheel.ShutdownVsPeriodicReschedule",
             "dev.tickwheel.CancelVsShutdownNow",
             "dev.tickwheel.ScheduleVsShutdown",
-            "dev.tickwheel.CancelInterruptVsRunStart");
+            "dev.tickwheel.CancelInterruptVsRunStart",
+            "dev.tickwheel.PeriodicCancelInterruptVsRunStart");
 
     /** Deliberately broken variants: in the jar, never in the CI run. */
     static final Set<String> BROKEN_TESTS = Set.of("dev.tickwheel.BrokenCancelVsFire");
