@@ -48,7 +48,8 @@ class StressSuiteTest {
             "dev.tickwheel.CancelVsShutdownNow",
             "dev.tickwheel.ScheduleVsShutdown",
             "dev.tickwheel.CancelInterruptVsRunStart",
-            "dev.tickwheel.PeriodicCancelInterruptVsRunStart");
+            "dev.tickwheel.PeriodicCancelInterruptVsRunStart",
+            "dev.tickwheel.ShutdownVsPeriodicRunStart");
 
     /** Deliberately broken variants: in the jar, never in the CI run. */
     static final Set<String> BROKEN_TESTS = Set.of("dev.tickwheel.BrokenCancelVsFire");
