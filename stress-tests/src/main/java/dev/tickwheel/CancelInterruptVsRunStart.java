@@ -51,9 +51,9 @@ import org.openjdk.jcstress.infra.results.IIIIIII_Result;
         desc = "cancel returned false for a task that had not even started: its first instruction came after "
                 + "cancel returned (the run had claimed the timer; a one-shot that cannot be cancelled once claimed)")
 @Outcome(id = "0, ., ., ., 0, .*", expect = FORBIDDEN,
-        desc = "cancel returned false for a task that had not completed: the future was not done when cancel "
-                + "returned (a one-shot that cannot be cancelled once running; Future also requires isDone() after "
-                + "any cancel)")
+        desc = "cancel returned false, yet the future was not done right after (Future requires isDone() after any "
+                + "cancel): a one-shot that cannot be cancelled once running, or a cancel that refuses a run still "
+                + "storing its outcome while isDone() is not yet true")
 @Outcome(id = "., ., ., ., ., ., 1", expect = FORBIDDEN,
         desc = "INTERRUPT LEAK: the worker was still interrupted after run() returned; cancel's interrupt would "
                 + "hit the pool thread's next task")
