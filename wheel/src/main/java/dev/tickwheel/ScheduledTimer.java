@@ -390,7 +390,9 @@ class ScheduledTimer<V> extends TimingWheel.Node implements RunnableScheduledFut
 
     @Override
     public boolean isDone() {
-        return phase() >= COMPLETED;
+        // COMPLETING counts, as in FutureTask: the outcome is decided and being written, and a cancel that found it
+        // returned false, after which Future's contract has isDone() true. get() still waits for the outcome.
+        return phase() >= COMPLETING;
     }
 
     @Override
