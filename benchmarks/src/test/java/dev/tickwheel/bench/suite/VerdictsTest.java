@@ -9,8 +9,10 @@ import dev.tickwheel.bench.WheelKind;
 import dev.tickwheel.bench.suite.Verdicts.Outcome;
 import dev.tickwheel.bench.suite.Verdicts.Verdict;
 import java.util.ArrayList;
+import java.util.EnumMap;
 import java.util.EnumSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
@@ -30,15 +32,8 @@ class VerdictsTest {
     @ParameterizedTest
     @MethodSource("metricsWithATarget")
     void everyMetricWithATargetHasItsVerdictRendered(Metric metric) {
-        Results results = new Results();
-        measure(results, metric, true);
-        String report = Report.render(results);
-        List<Verdict> verdicts = Verdicts.judge(results);
-        for (Target t : Target.judging(metric)) {
-            Verdict v = verdictOf(verdicts, t);
-            assertTrue(v.outcome() == Outcome.MET || v.outcome() == Outcome.MISSED, t + " was not judged: " + v);
-            assertTrue(report.contains("\n- " + v.line() + "\n"), t + "'s verdict is not in the report:\n" + report);
-        }
+        renderedVerdicts(measured(metric, true), metric).forEach((t, v) -> assertTrue(
+                v.outcome() == Outcome.MET || v.outcome() == Outcome.MISSED, t + " was not judged: " + v));
     }
 
     @Test
@@ -57,19 +52,15 @@ class VerdictsTest {
     @ParameterizedTest
     @MethodSource("metricsWithATarget")
     void aMissingTickwheelFigureRendersAsMissingAndIsNotJudged(Metric metric) {
-        Results results = new Results();
-        measure(results, metric, false);
+        Results results = measured(metric, false);
+        renderedVerdicts(results, metric).forEach((t, v) -> {
+            assertEquals(Outcome.NOT_JUDGED, v.outcome(), v.line());
+            assertTrue(v.line().startsWith("NOT JUDGED: ") && v.line().contains("no Tickwheel figure"), v.line());
+        });
         String report = Report.render(results);
         String tickwheelCell = metric == Metric.WHEEL_ALONE ? "\n| 1k | - | "
                 : "\n| " + label(metric) + " | " + metric.unit + (metric.higherIsBetter ? " ↑" : " ↓") + " | - |";
         assertTrue(report.contains(tickwheelCell), "Tickwheel's cell should read -:\n" + report);
-        List<Verdict> verdicts = Verdicts.judge(results);
-        for (Target t : Target.judging(metric)) {
-            Verdict v = verdictOf(verdicts, t);
-            assertEquals(Outcome.NOT_JUDGED, v.outcome(), v.line());
-            assertTrue(v.line().startsWith("NOT JUDGED: ") && v.line().contains("no Tickwheel figure"), v.line());
-            assertTrue(report.contains("\n- " + v.line() + "\n"), report);
-        }
         assertFalse(report.contains("NaN"), report);
     }
 
@@ -167,6 +158,12 @@ class VerdictsTest {
         return "a " + m.name() + " figure";
     }
 
+    private static Results measured(Metric metric, boolean withTickwheel) {
+        Results results = new Results();
+        measure(results, metric, withTickwheel);
+        return results;
+    }
+
     /** A figure for every peer (or every peer but Tickwheel), as the scenario that measures the metric gives it. */
     private static void measure(Results results, Metric metric, boolean withTickwheel) {
         if (metric == Metric.WHEEL_ALONE) {
@@ -184,6 +181,20 @@ class VerdictsTest {
                 row.put(p, 1 + p.ordinal());
             }
         }
+    }
+
+    /** @return the verdict of each target that reads the metric, each checked to be one line of the report */
+    private static Map<Target, Verdict> renderedVerdicts(Results results, Metric metric) {
+        String report = Report.render(results);
+        List<Verdict> verdicts = Verdicts.judge(results);
+        Map<Target, Verdict> out = new EnumMap<>(Target.class);
+        for (Target t : Target.judging(metric)) {
+            Verdict v = verdictOf(verdicts, t);
+            assertTrue(report.contains("\n- " + v.line() + "\n"), t + "'s verdict is not in the report:\n" + report);
+            out.put(t, v);
+        }
+        assertFalse(out.isEmpty());
+        return out;
     }
 
     private static Verdict verdictOf(List<Verdict> verdicts, Target t) {
