@@ -1,7 +1,5 @@
 package dev.tickwheel.bench.suite;
 
-import dev.tickwheel.bench.FullSuite;
-import dev.tickwheel.bench.HeadToHead;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -10,10 +8,11 @@ import org.openjdk.jmh.runner.RunnerException;
 
 /**
  * Runs the scenarios, one after the other, and prints one table of Tickwheel against every peer with ratios, then
- * the issue's targets, each marked met or missed with its figure. {@link HeadToHead} runs a short selection with few
- * iterations; {@link FullSuite} runs everything with the benchmarks' own iteration counts and draws the chart. The
- * JMH scenarios run through JMH's API with the benchmarks' fixed-heap forks; the plain scenarios run in child JVMs
- * with the same flags. The options are {@link Settings}'.
+ * the issue's targets, each marked met or missed with its figure (not judged if Tickwheel's figure is missing).
+ * {@link dev.tickwheel.bench.HeadToHead} runs a short selection with few iterations;
+ * {@link dev.tickwheel.bench.FullSuite} runs everything with the benchmarks' own iteration counts and draws the
+ * chart. The JMH scenarios run through JMH's API with the benchmarks' fixed-heap forks; the plain scenarios run in
+ * child JVMs with the same flags. The options are {@link Settings}'.
  */
 public final class Suite {
     /** Every scenario, in the order a run takes them. */

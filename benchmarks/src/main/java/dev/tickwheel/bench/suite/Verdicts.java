@@ -40,7 +40,6 @@ final class Verdicts {
         }
     }
 
-    private static final List<Peer> NETTY = List.of(Peer.NETTY_1MS, Peer.NETTY_100MS);
     private static final List<Peer> TICKWHEELS = List.of(Peer.TICKWHEEL, Peer.TICKWHEEL_INLINE,
             Peer.TICKWHEEL_100US, Peer.TICKWHEEL_100US_INLINE);
     private static final String NO_TICKWHEEL = "no Tickwheel figure";
@@ -111,6 +110,7 @@ final class Verdicts {
         }
     }
 
+    /** CPU time per schedule + cancel against both Netty peers: filed under the first throughput target. */
     private void cpuContext() {
         for (Row r : results.rows(List.of(Metric.CPU))) {
             out.add(new Verdict(Target.THROUGHPUT_VS_NETTY_1MS, Outcome.CONTEXT, "(CPU time, the steadier figure on "
@@ -120,18 +120,18 @@ final class Verdicts {
         }
     }
 
+    /** Expiry with Tickwheel's tasks on the owner thread against each Netty peer, filed under its target. */
     private void expiryContext() {
         Row inline = results.find(Metric.EXPIRY, 0, 1);
         if (inline == null || !inline.has(Peer.TICKWHEEL_INLINE)) {
             return;
         }
-        for (Peer netty : NETTY) {
+        for (Target t : List.of(Target.THROUGHPUT_VS_NETTY_1MS, Target.THROUGHPUT_VS_NETTY_100MS)) {
             Double a = inline.value(Peer.TICKWHEEL_INLINE);
-            Double b = inline.value(netty);
+            Double b = inline.value(t.versus());
             if (b != null) {
-                out.add(new Verdict(Target.THROUGHPUT_VS_NETTY_1MS, Outcome.CONTEXT, "(expiry with Tickwheel's tasks"
-                        + " on the owner thread, as Netty runs them: " + ratio(a / b) + " " + netty.label()
-                        + ", 1 producer)"));
+                out.add(new Verdict(t, Outcome.CONTEXT, "(expiry with Tickwheel's tasks on the owner thread, as Netty"
+                        + " runs them: " + ratio(a / b) + " " + t.versus().label() + ", 1 producer)"));
             }
         }
     }
