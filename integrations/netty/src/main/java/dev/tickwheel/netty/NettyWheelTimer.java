@@ -62,7 +62,9 @@ import java.util.concurrent.atomic.AtomicInteger;
  *   them on the timer's thread as {@code HashedWheelTimer} does (keep them short, then), or give them your own
  *   {@link Builder#taskExecutor}.</li>
  *   <li>{@code cancel()} frees its place under {@code maxPendingTimeouts} at once ({@code HashedWheelTimer} frees it
- *   at its next tick). {@code newTimeout} and {@code cancel} take no lock; a timeout is one object of 56 bytes.</li>
+ *   at its next tick), and {@link #pendingTimeouts()} reads 0 after {@code stop()} ({@code HashedWheelTimer}'s keeps
+ *   counting what {@code stop()} returned). {@code newTimeout} and {@code cancel} take no lock; a timeout is one
+ *   object of 56 bytes.</li>
  *   <li>{@code stop()} interrupts tasks running on the timer's own threads, as {@code HashedWheelTimer} interrupts
  *   its worker, but once: a task that ignores the interrupt is waited for.</li>
  *   <li>{@code ticksPerWheel} and leak detection have no counterpart: the hierarchical wheel holds any delay, and

@@ -252,6 +252,14 @@ class NettyWheelTimerContractTest extends NettyTimerContractTest {
     }
 
     @Test
+    void stopLeavesNoTimeoutPending() {
+        timer.newTimeout(x -> { }, 1, HOURS);
+        timer.newTimeout(x -> { }, 2, HOURS);
+        assertEquals(2, timer.stop().size());
+        assertEquals(0, pendingTimeouts(timer), "HashedWheelTimer's count keeps the timeouts stop() returned; ours not");
+    }
+
+    @Test
     void getOfAStoppedTimeoutThrowsCancellation() {
         Timeout t = timer.newTimeout(x -> { }, 1, HOURS);
         assertEquals(Set.of(t), timer.stop());
