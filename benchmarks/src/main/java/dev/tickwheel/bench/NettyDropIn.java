@@ -77,6 +77,7 @@ public final class NettyDropIn {
                 + "machine: " + cpuModel() + ", " + Runtime.getRuntime().availableProcessors() + " CPUs; JDK "
                 + System.getProperty("java.runtime.version") + "; every benchmark JVM: "
                 + String.join(" ", ChildJvm.HEAP_FLAGS) + "\n"
+                + "library: " + librarySource() + "\n"
                 + "started " + started + "; load average before: " + loadBefore + "; after: " + loadAverage()
                 + "; took " + TimeUnit.NANOSECONDS.toSeconds(System.nanoTime() - t0) + " s";
         String report = header + "\n\n" + render();
@@ -245,6 +246,33 @@ public final class NettyDropIn {
         } catch (IOException | RuntimeException e) {
             return String.format(Locale.ROOT, "%.2f",
                     ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage());
+        }
+    }
+
+    /** The commit the run measures, and whether the library's or the adapter's sources differ from it. */
+    static String librarySource() {
+        try {
+            String head = git("rev-parse", "--short", "HEAD");
+            if (head.isEmpty()) {
+                return "unknown (not run from the repository root)";
+            }
+            String dirty = git("status", "--porcelain", "--", "wheel/src/main", "integrations/netty/src/main");
+            return "commit " + head + (dirty.isEmpty() ? "" : ", with uncommitted changes in the library's sources");
+        } catch (IOException | RuntimeException e) {
+            return "unknown (" + e.getMessage() + ")";
+        }
+    }
+
+    private static String git(String... args) throws IOException {
+        List<String> cmd = new ArrayList<>(List.of("git"));
+        cmd.addAll(List.of(args));
+        Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
+        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8).trim();
+        try {
+            return p.waitFor() == 0 ? out : "";
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return "";
         }
     }
 
