@@ -33,11 +33,11 @@ import org.openjdk.jmh.runner.options.VerboseMode;
  * against {@code HashedWheelTimer} with a 1 ms tick and with its default 100 ms tick. The scenarios are the main
  * suite's, with these peers: newTimeout + cancel at 1k and 1M pending, one producer ({@link ScheduleCancelBenchmark},
  * with the bytes allocated per operation); expiry of 1M timeouts due within 100 ms ({@link ExpiryBenchmark}); heap
- * per pending timeout ({@link RetainedMemory}); CPU burnt in 5 s by an idle timer ({@link IdleCpu}). About 4
- * minutes; {@code --quick} cuts the JMH iterations (about 2 minutes).
+ * per pending timeout ({@link RetainedMemory}); CPU burnt in 5 s by an idle timer ({@link IdleCpu}). About 2
+ * minutes; {@code --quick} cuts the JMH iterations (about 75 s).
  *
  * <pre>
- * mvn -B -ntp -q -pl benchmarks -am package -DskipTests
+ * mvn -B -ntp -q -pl benchmarks -am package -DskipTests -Djcstress.skip=true
  * java -cp benchmarks/target/benchmarks.jar dev.tickwheel.bench.NettyDropIn [--quick] [--out FILE]
  * </pre>
  *
