@@ -14,9 +14,15 @@ import java.util.concurrent.TimeUnit;
  * final class Deadline extends CustomTimer {
  *     private final Call call;
  *
- *     Deadline(WheelTimer timer, Call call) {
+ *     private Deadline(WheelTimer timer, Call call) {
  *         super(timer);
  *         this.call = call;
+ *     }
+ *
+ *     static Deadline start(WheelTimer timer, Call call, long delay, TimeUnit unit) {
+ *         Deadline d = new Deadline(timer, call);
+ *         d.schedule(delay, unit);   // RejectedExecutionException if the timer is shut down or full
+ *         return d;
  *     }
  *
  *     @Override
@@ -25,9 +31,8 @@ import java.util.concurrent.TimeUnit;
  *     }
  * }
  *
- * Deadline d = new Deadline(timer, call);
- * d.schedule(30, TimeUnit.SECONDS);   // RejectedExecutionException if the timer is shut down or full
- * // ...
+ * Deadline d = Deadline.start(timer, call, 30, TimeUnit.SECONDS);
+ * // ... the response arrives first:
  * d.cancelIfNotStarted();
  * }</pre>
  *
