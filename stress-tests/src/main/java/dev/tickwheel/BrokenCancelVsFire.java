@@ -13,9 +13,12 @@ import org.openjdk.jcstress.annotations.State;
 import org.openjdk.jcstress.infra.results.III_Result;
 
 /**
- * A deliberately BROKEN cancel, to show that {@link CancelVsFire} can fail: the same state, steps and outcomes, but
- * the producer cancels with a plain read-then-write of the timer's phase instead of {@link ScheduledTimer#cancel}'s
- * CAS. The owner's real fire path (CAS NEW -> RUNNING) can slip between the read and the write, and then both win.
+ * A deliberately BROKEN cancel, to show that a cancel-vs-fire test of this shape can fail: the state and steps of
+ * {@link CancelVsFire} (as it was before one-shot cancel took FutureTask's contract), but the producer cancels with a
+ * plain read-then-write of the timer's phase instead of a CAS. This cancel claims only a pending timer (it returns
+ * true only after reading NEW), so for it "returned true and the task ran" means both won: the owner's real fire
+ * path (CAS NEW -> RUNNING) slipped between its read and its write. The outcomes are this cancel's own contract,
+ * not the library's (whose cancel may now also win against a running task).
  *
  * <p>Not part of the build's jcstress run (the CI selection excludes {@code Broken*}); run it by hand:
  * {@code java -jar stress-tests/target/jcstress.jar -t BrokenCancelVsFire -m quick}. It is expected to FAIL.

@@ -1,6 +1,9 @@
 package dev.tickwheel;
 
+import java.util.concurrent.CancellationException;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Executor;
+import java.util.concurrent.Future;
 
 /**
  * Builds the small timers the stress tests race on: manual drive (no owner thread: the actor that calls
@@ -9,8 +12,15 @@ import java.util.concurrent.Executor;
  */
 final class Rigs {
 
-    /** Small: a state holds one or two timers, and the batch sizes the owner's due array (2 x batch). */
+    /** Small: a state holds one or two timers, and the batch sizes the owner's due array (3 x batch). */
     static final int BATCH = 8;
+
+    /** {@link #ending}: the future completed normally (get() returned a value). */
+    static final int COMPLETED = 0;
+    /** {@link #ending}: the future is cancelled: isCancelled() and get() throws CancellationException. */
+    static final int CANCELLED = 1;
+    /** {@link #ending}: anything else: not done, failed, or isCancelled() and get() disagree. */
+    static final int OTHER = 2;
 
     private Rigs() {
     }
@@ -28,5 +38,24 @@ final class Rigs {
     /** A manually driven timer that runs tasks on the owner (the stepping thread), which clears their interrupts. */
     static WheelTimer onOwner(ManualClock clock) {
         return WheelTimer.builder().timeSource(clock).manualDrive().ownerBatch(BATCH).runTasksOnOwnerThread().build();
+    }
+
+    /**
+     * How a future ended, for an arbiter once every actor has returned: {@link #COMPLETED}, {@link #CANCELLED} or
+     * {@link #OTHER}. Calls get() only on a done future, so it never blocks the harness.
+     */
+    static int ending(Future<?> f) {
+        if (!f.isDone()) {
+            return OTHER;
+        }
+        boolean cancelled = f.isCancelled();
+        try {
+            f.get();
+            return cancelled ? OTHER : COMPLETED;
+        } catch (CancellationException e) {
+            return cancelled ? CANCELLED : OTHER;
+        } catch (ExecutionException | InterruptedException e) {
+            return OTHER;
+        }
     }
 }

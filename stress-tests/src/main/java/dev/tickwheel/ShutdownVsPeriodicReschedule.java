@@ -12,28 +12,31 @@ import org.openjdk.jcstress.annotations.Description;
 import org.openjdk.jcstress.annotations.JCStressTest;
 import org.openjdk.jcstress.annotations.Outcome;
 import org.openjdk.jcstress.annotations.State;
-import org.openjdk.jcstress.infra.results.IIIII_Result;
+import org.openjdk.jcstress.infra.results.IIIIII_Result;
 
 /**
  * Race 8a: {@code shutdown()} against a worker that is finishing a periodic run and offering the next period.
- * A graceful shutdown ends periodic timers, so the next period must be refused wherever the race lands: the runner
- * sees the shutdown before rescheduling and ends the timer, or its resubmit sees it and revokes the timer, or the
- * owner's drain revokes the start command. The owner must then terminate, with nothing pending.
+ * A graceful shutdown ends periodic timers before it returns, so the future is cancelled as soon as
+ * {@code shutdown()} returns, wherever the run is (running, moving back to NEW, or offering its next start
+ * command), and the next period never runs. The owner must then terminate, with nothing pending.
  *
  * <p>The executor only captures the due timer; the worker actor runs it. The other actor is the shutdown caller and
  * then the owner (one step). The arbiter steps a few more periods. Result: the owner had exited after the race
- * step (1), the periodic future is cancelled (ended), the owner has exited at the end, dispatches after the first
- * (more runs handed to the executor), and the pending count.
+ * step (1), the periodic future is cancelled at the end, the owner has exited at the end, dispatches after the
+ * first (more runs handed to the executor), the pending count, and the future was cancelled right after
+ * shutdown() returned.
  */
 @JCStressTest
-@Description("shutdown() vs a periodic reschedule: the periodic timer ends and the owner terminates")
-@Outcome(id = "1, 1, 1, 0, 0", expect = ACCEPTABLE,
-        desc = "the owner exited in the race step, with no start command left: the timer had already ended (the "
-                + "runner saw the shutdown, its resubmit revoked it, or the step's drain revoked the start command), "
-                + "or the run had not yet offered its next period and ends the timer itself afterwards")
-@Outcome(id = "0, 1, 1, 0, 0", expect = ACCEPTABLE_INTERESTING,
+@Description("shutdown() vs a periodic reschedule: shutdown ends the periodic timer, and the owner terminates")
+@Outcome(id = "1, 1, 1, 0, 0, 1", expect = ACCEPTABLE,
+        desc = "shutdown() ended the timer before returning (before, during or after the run's move back to NEW); "
+                + "the owner exited in the race step, with no live start command left")
+@Outcome(id = "0, 1, 1, 0, 0, 1", expect = ACCEPTABLE_INTERESTING,
         desc = "the race step found a start command claimed but not yet visible, so the owner stayed; a later step "
-                + "revoked it and exited")
+                + "dropped it (its timer already ended) and exited")
+@Outcome(id = "., ., ., ., ., 0", expect = FORBIDDEN,
+        desc = "NOT ENDED BY SHUTDOWN: the periodic future was not cancelled when shutdown() returned (the timer "
+                + "would end only later, at the runner, its resubmit or the owner's step)")
 @Outcome(id = "., 0, .*", expect = FORBIDDEN,
         desc = "the periodic timer is not ended after shutdown: its future never completes")
 @Outcome(id = "., ., 0, .*", expect = FORBIDDEN,
@@ -66,14 +69,15 @@ public class ShutdownVsPeriodicReschedule {
     }
 
     @Actor
-    public void shutdownThenOwner(IIIII_Result r) {
+    public void shutdownThenOwner(IIIIII_Result r) {
         timer.shutdown();
+        r.r6 = future.isCancelled() ? 1 : 0;
         OwnerLoop.of(timer).step();
         r.r1 = timer.isTerminated() ? 1 : 0;
     }
 
     @Arbiter
-    public void after(IIIII_Result r) {
+    public void after(IIIIII_Result r) {
         for (int i = 0; i < 3 && !timer.isTerminated(); i++) {
             clock.advanceMillis(1);
             OwnerLoop.of(timer).step();

@@ -46,7 +46,11 @@ class StressSuiteTest {
             "dev.tickwheel.GetReleasedByCancel",
             "dev.tickwheel.ShutdownVsPeriodicReschedule",
             "dev.tickwheel.CancelVsShutdownNow",
-            "dev.tickwheel.ScheduleVsShutdown");
+            "dev.tickwheel.ScheduleVsShutdown",
+            "dev.tickwheel.CancelInterruptVsRunStart",
+            "dev.tickwheel.PeriodicCancelInterruptVsRunStart",
+            "dev.tickwheel.ShutdownVsPeriodicRunStart",
+            "dev.tickwheel.RevokeVsPark");
 
     /** Deliberately broken variants: in the jar, never in the CI run. */
     static final Set<String> BROKEN_TESTS = Set.of("dev.tickwheel.BrokenCancelVsFire");
@@ -117,6 +121,8 @@ class StressSuiteTest {
             call(actors.get(0), state, null);
             return;
         }
+        // jcstress 0.16 runs a test only on a machine with a CPU per actor ("No scheduling is possible, these tests
+        // would not run"), and the build machine has two: a third actor would make the gate fail there.
         assertEquals(2, actors.size(), name + ": two actors");
         for (List<Method> order : List.of(actors, List.of(actors.get(1), actors.get(0)))) {
             Object state = test.getConstructor().newInstance();

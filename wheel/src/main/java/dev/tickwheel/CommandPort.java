@@ -159,19 +159,28 @@ abstract class CommandPort extends AbstractExecutorService {
     // ==========================================================================================================
     // The producers' half: offer, wake, re-check, revoke
 
-    final <T extends ScheduledTimer<?>> T accept(T t) {
+    /**
+     * Accepts a timer: reserve its place, offer its start command, wake the owner if needed, re-read the run state
+     * and revoke the timer if a shutdown raced. A periodic timer ({@code periodic}, a constant at each call site)
+     * is registered once its place is reserved and before the offer and the re-read, so that a shutdown either
+     * finds it in {@link #periodics} and ends it, or is seen here.
+     */
+    final <T extends ScheduledTimer<?>> T accept(T t, boolean periodic) {
         if (runState != ACTIVE) {
             throw rejected("the timer is shut down");
         }
         if (!counters.reservePending()) {
             throw rejected("maxPending " + counters.maxPending + " timers are already pending");
         }
+        if (periodic) {
+            periodics.add((PeriodicTimer) t);
+        }
         long key = t.key; // read before the offer: the owner may rewrite it afterwards
         starts.offer(t); // counts the timer as scheduled (the producer index)
         wakeIfEarlier(key);
         if (runState != ACTIVE && t.revoke()) {
             // A shutdown raced this schedule and nobody took the timer: it is rejected.
-            if (t.isPeriodic()) {
+            if (periodic) {
                 periodics.remove(t);
             }
             offerRevocation(t);
@@ -267,6 +276,7 @@ abstract class CommandPort extends AbstractExecutorService {
             owner.start();
         } catch (RuntimeException | Error e) { // no native thread to be had
             ownerStartFailed(e);
+            throw e; // fail loudly: the caller that started it (a schedule, a shutdown) sees why
         }
     }
 
@@ -276,10 +286,15 @@ abstract class CommandPort extends AbstractExecutorService {
         starts.offer(t);
         counters.resubmitted.increment();
         wakeIfEarlier(key);
-        if (runState != ACTIVE && t.revoke()) {
-            periodics.remove(t);
-            offerRevocation(t);
-            counters.releaseEnded();
+        if (runState != ACTIVE) {
+            Throwable f = termination.failure(); // stored before STOP by a failing owner: it ends failed, not cancelled
+            if (f != null) {
+                t.fail(new IllegalStateException("the WheelTimer owner thread failed", f));
+            } else if (t.revoke()) {
+                periodics.remove(t);
+                offerRevocation(t);
+                counters.releaseEnded();
+            }
         }
     }
 
@@ -338,6 +353,9 @@ abstract class CommandPort extends AbstractExecutorService {
      * One pending in the wheel is unlinked by the owner, through a cancel command (not counted as a cancel).
      */
     final void endPeriodicTimers() {
+        // The caller's store of the run state must come before its reads of the registry, whose iterator reads with
+        // acquire loads only: a full fence keeps the handshake with accept's add-then-re-read independent of them.
+        VarHandle.fullFence();
         for (PeriodicTimer t : periodics) {
             int from = t.endByShutdown();
             if (from < 0) {

@@ -82,7 +82,7 @@ public abstract class CustomTimer extends ScheduledTimer<Void> {
             throw new IllegalStateException(this + " was already scheduled: a CustomTimer is scheduled once");
         }
         key = timer.clock.firstKey(delay, unit); // plain: published by accept's offer, as in WheelTimer.schedule
-        timer.accept(this);
+        timer.accept(this, false);
     }
 
     /**

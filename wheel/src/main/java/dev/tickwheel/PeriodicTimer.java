@@ -38,7 +38,8 @@ final class PeriodicTimer extends ScheduledTimer<Void> {
     /**
      * The thread running the task, for cancel(true). Written plain by the claim winner before {@code startRun}'s
      * CAS (a release); read by a cancel only after its CAS from RUNNING (an acquire). Left set between runs (the
-     * next claim winner overwrites it before its own CAS), cleared when the timer ends.
+     * next claim winner overwrites it before its own CAS; clearing it after the CAS back to NEW could erase that
+     * store), cleared when the timer ends: by the run that ends it, or by whoever ends it between runs.
      */
     private Thread runner;
 
@@ -71,6 +72,11 @@ final class PeriodicTimer extends ScheduledTimer<Void> {
     }
 
     @Override
+    void forgetRunner() {
+        runner = null; // ended between runs: no claim can follow, so no next runner's store is overwritten
+    }
+
+    @Override
     public void run() {
         int claim = claimRun();
         if (claim == NOT_CLAIMED) {
@@ -89,6 +95,29 @@ final class PeriodicTimer extends ScheduledTimer<Void> {
         } catch (Throwable t) {
             failure = t;
         }
+        try {
+            afterRun(returned, failure);
+        } catch (Throwable e) { // a user time source that throws, no memory for the next offer: end, never hang get()
+            if (casPhase(RUNNING, COMPLETING)) {
+                runner = null;
+                setOutcome(e);
+                setPhase(FAILED);
+                releaseWaiters();
+                if (!returned) {
+                    timer.onEnded(this);
+                }
+            } else if (phase() != NEW) {
+                afterCancelledRun();
+            }
+            throw e;
+        }
+    }
+
+    /** After the task returned (or threw): end the timer, or send its next period. */
+    private void afterRun(boolean returned, Throwable failure) {
+        // The shutdown state first, then the failure: a failing owner stores its failure before STOP, so a runner
+        // that sees STOP also sees why.
+        boolean shutdown = returned || timer.isShutdown();
         Throwable ownerFailure = timer.ownerFailure();
         if (failure != null || ownerFailure != null) {
             // The task threw, or the timer failed while it ran: the timer ends exceptionally, as every pending
@@ -107,7 +136,7 @@ final class PeriodicTimer extends ScheduledTimer<Void> {
             }
             return;
         }
-        if (returned || timer.isShutdown()) {
+        if (shutdown) {
             // A run by the caller of shutdownNow, or the timer is shutting down: periodic timers end here.
             if (casPhase(RUNNING, CANCELLED)) {
                 clearRun();
@@ -144,12 +173,14 @@ final class PeriodicTimer extends ScheduledTimer<Void> {
     int endByShutdown() {
         for (;;) {
             int p = phase();
-            if (p != NEW && p != CLAIMED && p != RUNNING) {
+            // Handed back by a racing shutdownNow: the caller's now, already accounted for (the bit is sticky, and a
+            // claim landing between this read and the CAS below fails the CAS, so the loop sees it).
+            if ((p != NEW && p != CLAIMED && p != RUNNING) || handedBack()) {
                 return -1;
             }
             if (casPhase(p, CANCELLED)) {
                 if (p == NEW) {
-                    setOutcome(null); // no runner: free the task now
+                    clearRun(); // no run in progress: forget the last runner and free the task now
                 }
                 releaseWaiters();
                 return p;

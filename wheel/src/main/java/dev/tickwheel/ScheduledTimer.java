@@ -239,6 +239,10 @@ class ScheduledTimer<V> extends TimingWheel.Node implements RunnableScheduledFut
         taskOrOutcome = null;
     }
 
+    /** Forgets the last run's thread when the timer ends between runs (a periodic keeps one; a one-shot none). */
+    void forgetRunner() {
+    }
+
     /**
      * The run lost its CAS to a cancel. If that was cancel(true), wait until it has delivered its interrupt, then
      * clear it, so the interrupt does not leak into whatever this thread runs next; then free the task.
@@ -281,6 +285,7 @@ class ScheduledTimer<V> extends TimingWheel.Node implements RunnableScheduledFut
         if (!casPhase(NEW, COMPLETING)) {
             return false;
         }
+        forgetRunner();
         taskOrOutcome = cause;
         setPhase(FAILED);
         releaseWaiters();
@@ -297,6 +302,7 @@ class ScheduledTimer<V> extends TimingWheel.Node implements RunnableScheduledFut
             return false;
         }
         taskOrOutcome = null;
+        forgetRunner();
         releaseWaiters();
         return true;
     }
@@ -366,6 +372,7 @@ class ScheduledTimer<V> extends TimingWheel.Node implements RunnableScheduledFut
      */
     private void cancelledBeforeStart(int from) {
         taskOrOutcome = null;
+        forgetRunner();
         releaseWaiters();
         timer.onCancelled(this, from);
     }
@@ -384,7 +391,9 @@ class ScheduledTimer<V> extends TimingWheel.Node implements RunnableScheduledFut
 
     @Override
     public boolean isDone() {
-        return phase() >= COMPLETED;
+        // COMPLETING counts, as in FutureTask: the outcome is decided and being written, and a cancel that found it
+        // returned false, after which Future's contract has isDone() true. get() still waits for the outcome.
+        return phase() >= COMPLETING;
     }
 
     @Override

@@ -93,7 +93,7 @@ abstract class TaskDispatch {
         }
 
         @Override
-        final void dispatch(ScheduledTimer<?> t) {
+        void dispatch(ScheduledTimer<?> t) {
             try {
                 executor.execute(t);
             } catch (Throwable e) {
@@ -104,9 +104,16 @@ abstract class TaskDispatch {
 
     /**
      * The timer's own pool: a {@link ThreadPoolExecutor} of fixed size whose workers start on demand, one per
-     * hand-off until it is full, as the JDK's executors do.
+     * hand-off until it is full. As in the JDK's scheduled executor, every hand-off goes through the pool's queue
+     * (a worker is started first, with no task of its own): a task handed to a new worker directly, as
+     * {@code execute} would, sits outside the queue, where neither shutdownNow's hand-back nor the owner's failure
+     * could reach it before that worker runs it.
      */
     private static final class OwnPool extends UserExecutor {
+        /** The pool's size. Final. */
+        private final int workers;
+        /** Workers started so far by hand-offs; owner thread only (plain). */
+        private int started;
         /**
          * The pool's threads, so that close() from one of its tasks does not wait for itself. Added (concurrent
          * set) by whichever thread makes the pool create a worker; read by close().
@@ -121,10 +128,41 @@ abstract class TaskDispatch {
             super(new ThreadPoolExecutor(workers, workers, 0L, TimeUnit.MILLISECONDS, new LinkedBlockingQueue<>(),
                     TimerThreads.checkedWorkers(factory, role, threads::add)));
             this.threads = threads;
+            this.workers = workers;
         }
 
         private ThreadPoolExecutor pool() {
             return (ThreadPoolExecutor) executor;
+        }
+
+        @Override
+        void dispatch(ScheduledTimer<?> t) {
+            try {
+                if (started < workers) {
+                    startWorker();
+                }
+                pool().getQueue().add(t); // owner only, and only before it shuts the pool down
+            } catch (Throwable e) {
+                t.fail(e);
+            }
+        }
+
+        /**
+         * Starts one more worker. If the thread factory fails, the hand-off fails with it while no worker exists
+         * (the task would wait forever); once one does, the task is queued for it and the next hand-off retries.
+         */
+        private void startWorker() {
+            try {
+                if (pool().prestartCoreThread()) {
+                    started++;
+                } else {
+                    started = workers; // full already
+                }
+            } catch (RuntimeException | Error e) {
+                if (started == 0) {
+                    throw e;
+                }
+            }
         }
 
         @Override

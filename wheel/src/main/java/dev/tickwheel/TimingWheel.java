@@ -41,10 +41,12 @@ import java.util.function.Consumer;
  *   once per level. A slot's first key is its only event: nothing in the wheel changes between events, so the
  *   advance jumps from event to event and never walks empty slots.</li>
  *   <li><b>Bitmaps.</b> Each level keeps an occupancy bitmap of its slots (one bit a slot, 64 slots a word) and a
- *   summary word (one bit a bitmap word), and the wheel keeps a word of non-empty levels. The next occupied slot
- *   of a level, circularly from {@code now}'s digit, is a couple of {@code numberOfTrailingZeros}; the earliest
- *   event of the whole wheel is in its lowest non-empty level. That is why levels are capped at
- *   {@value #MAX_LEVEL_BITS} bits: 64 words of 64 slots.</li>
+ *   summary word (one bit a bitmap word), and the wheel keeps a {@code long} of non-empty levels (one bit a level:
+ *   every level has at least one of the at most {@value #MAX_TOTAL_BITS} key bits, so there are at most that many
+ *   levels; its shifts and bit counts are {@code long} ones, since an {@code int} would wrap at 32 levels). The
+ *   next occupied slot of a level, circularly from {@code now}'s digit, is a couple of
+ *   {@code numberOfTrailingZeros}; the earliest event of the whole wheel is in its lowest non-empty level. That is
+ *   why levels are capped at {@value #MAX_LEVEL_BITS} bits: 64 words of 64 slots.</li>
  *   <li><b>Intrusive nodes.</b> An element is its own list node ({@link Node}: key, two links, its wheel); each
  *   slot is a circular doubly-linked list through a sentinel node, in insertion order. Adding, removing and
  *   moving an element allocate nothing.</li>
@@ -78,7 +80,7 @@ public final class TimingWheel<N extends TimingWheel.Node> {
     /** The largest number of bits of one level: 4096 slots, so that a level's bitmap summary fits one word. */
     public static final int MAX_LEVEL_BITS = 12;
 
-    /** The largest sum of the level bits. */
+    /** The largest sum of the level bits; since a level has at least one bit, also the most levels a wheel has. */
     public static final int MAX_TOTAL_BITS = 62;
 
     /** The largest key an element may have. */
@@ -162,8 +164,12 @@ public final class TimingWheel<N extends TimingWheel.Node> {
     private final long[] occupied;
     /** summary[l]: bit w set when level l's bitmap word w is non-zero. */
     private final long[] summary;
-    /** Bit l set when level l holds an element. */
-    private int occupiedLevels;
+    /**
+     * Bit l set when level l holds an element. A {@code long} because a wheel may have up to
+     * {@value #MAX_TOTAL_BITS} levels: every shift of it, and the bit count that picks its lowest level, must be the
+     * {@code long} one ({@code 1L << level}, {@link Long#numberOfTrailingZeros}).
+     */
+    private long occupiedLevels;
 
     private long now;
     /** {@code maxAllowedKey(now)}, kept in step with {@link #now} by {@link #setNow} so that add need not derive it. */
@@ -482,7 +488,7 @@ public final class TimingWheel<N extends TimingWheel.Node> {
         int expired = 0;
         try {
             while (occupiedLevels != 0) {
-                int level = Integer.numberOfTrailingZeros(occupiedLevels);
+                int level = Long.numberOfTrailingZeros(occupiedLevels);
                 int digit = nextOccupiedDigit(level);
                 long event = slotStart(level, digit);
                 if (event > key || (event == key && level == 0)) {
@@ -554,7 +560,7 @@ public final class TimingWheel<N extends TimingWheel.Node> {
         if (occupiedLevels == 0) {
             return null;
         }
-        int level = Integer.numberOfTrailingZeros(occupiedLevels);
+        int level = Long.numberOfTrailingZeros(occupiedLevels);
         Sentinel slot = slots[slotBase[level] + nextOccupiedDigit(level)];
         Node best = slot.next;
         if (level > 0) {
@@ -581,7 +587,7 @@ public final class TimingWheel<N extends TimingWheel.Node> {
         if (occupiedLevels == 0) {
             return limit;
         }
-        int level = Integer.numberOfTrailingZeros(occupiedLevels);
+        int level = Long.numberOfTrailingZeros(occupiedLevels);
         long event = slotStart(level, nextOccupiedDigit(level));
         return Math.min(event, limit);
     }
@@ -627,7 +633,7 @@ public final class TimingWheel<N extends TimingWheel.Node> {
         int removed = 0;
         try {
             while (occupiedLevels != 0) {
-                int level = Integer.numberOfTrailingZeros(occupiedLevels);
+                int level = Long.numberOfTrailingZeros(occupiedLevels);
                 Sentinel slot = slots[slotBase[level] + nextOccupiedDigit(level)];
                 Node head;
                 while ((head = slot.next) != slot) {
@@ -710,7 +716,7 @@ public final class TimingWheel<N extends TimingWheel.Node> {
         int w = digit >>> 6;
         occupied[wordBase[level] + w] |= 1L << digit;
         summary[level] |= 1L << w;
-        occupiedLevels |= 1 << level;
+        occupiedLevels |= 1L << level;
     }
 
     /** Unlinks a node from its slot and clears the slot's bit when it empties. Does not touch {@link #size}. */
@@ -737,7 +743,7 @@ public final class TimingWheel<N extends TimingWheel.Node> {
             long s = summary[level] & ~(1L << w);
             summary[level] = s;
             if (s == 0) {
-                occupiedLevels &= ~(1 << level);
+                occupiedLevels &= ~(1L << level);
             }
         }
     }
@@ -845,7 +851,7 @@ public final class TimingWheel<N extends TimingWheel.Node> {
                     throw new AssertionError("level " + l + " summary bit " + w + " is " + s);
                 }
             }
-            if (((occupiedLevels >>> l) & 1) != (summary[l] != 0 ? 1 : 0)) {
+            if (((occupiedLevels & (1L << l)) != 0) != (summary[l] != 0)) {
                 throw new AssertionError("level " + l + " occupancy bit is wrong");
             }
         }

@@ -154,7 +154,7 @@ public final class WheelTimer extends CommandPort implements ScheduledExecutorSe
     public TimerFuture<?> schedule(Runnable command, long delay, TimeUnit unit) {
         Objects.requireNonNull(command, "command");
         Objects.requireNonNull(unit, "unit");
-        return accept(new ScheduledTimer<Void>(this, command, 0, clock.firstKey(delay, unit)));
+        return accept(new ScheduledTimer<Void>(this, command, 0, clock.firstKey(delay, unit)), false);
     }
 
     @Override
@@ -162,7 +162,7 @@ public final class WheelTimer extends CommandPort implements ScheduledExecutorSe
         Objects.requireNonNull(callable, "callable");
         Objects.requireNonNull(unit, "unit");
         return accept(new ScheduledTimer<V>(this, callable, ScheduledTimer.KIND_CALLABLE,
-                clock.firstKey(delay, unit)));
+                clock.firstKey(delay, unit)), false);
     }
 
     /**
@@ -197,16 +197,7 @@ public final class WheelTimer extends CommandPort implements ScheduledExecutorSe
         long periodNanos = unit.toNanos(period);
         long first = clock.dueNanos(initialDelay, unit);
         long key = initialDelay <= 0 ? first / clock.tickNanos : clock.keyOf(first);
-        PeriodicTimer t = new PeriodicTimer(this, command, first, key, fixedRate ? periodNanos : -periodNanos);
-        // Registered before accept's offer and its re-read of runState (the schedule-vs-shutdown handshake), so a
-        // shutdown either finds it here and ends it, or is seen by accept, which revokes it.
-        periodics.add(t);
-        try {
-            return accept(t);
-        } catch (RuntimeException | Error e) {
-            periodics.remove(t);
-            throw e;
-        }
+        return accept(new PeriodicTimer(this, command, first, key, fixedRate ? periodNanos : -periodNanos), true);
     }
 
     /** Runs the command at once, on the executor, through the owner thread (it is a timer of delay 0). */
@@ -247,9 +238,9 @@ public final class WheelTimer extends CommandPort implements ScheduledExecutorSe
     @Override
     public void shutdown() {
         advanceRunState(SHUTDOWN);
-        if (runState() == SHUTDOWN) {
-            endPeriodicTimers(); // every caller, so that none returns before they have ended
-        }
+        // Every caller, so that none returns before they have ended; after a racing shutdownNow too, for a run a
+        // worker had claimed (the handed-back ones are the shutdownNow caller's, and endByShutdown leaves them).
+        endPeriodicTimers();
         wakeOwnerNow();
     }
 
@@ -551,7 +542,7 @@ public final class WheelTimer extends CommandPort implements ScheduledExecutorSe
         }
 
         /**
-         * @return a started timer
+         * @return the timer (its owner thread starts at the first task)
          * @throws IllegalArgumentException if the level bits cannot hold every delay at this tick
          * @throws IllegalStateException    if the thread factory returns null, throws, or returns a thread that cannot
          *                                  be started (one already started); no thread is left running

@@ -25,11 +25,22 @@ class TimingWheelEdgeTest {
 
     private static final long MAX = Long.MAX_VALUE;
 
-    /** Level configurations: single levels, tiny levels, uneven levels, the default, the widest, 62 bits. */
-    private static final int[][] CONFIGS = {
+    /**
+     * Configurations of more than 32 levels (the constructor accepts up to 62): 62 levels of one bit, 40 levels of
+     * one bit, 42 levels mixing two and one bits (62 bits), and a 4096-slot level under 50 one-bit levels.
+     */
+    private static final int[][] MANY_LEVELS = {
+        levels(62, 1), levels(40, 1), concat(levels(20, 2), levels(22, 1)), concat(new int[] {12}, levels(50, 1)),
+    };
+
+    /**
+     * Level configurations: single levels, tiny levels, uneven levels, the default, the widest, 62 bits, and the
+     * configurations of more than 32 levels.
+     */
+    private static final int[][] CONFIGS = concat(new int[][] {
         {8}, {1}, {1, 1, 1}, {2, 3, 4}, TimingWheel.defaultLevelBits(), {12, 12, 12, 12, 12},
         {12, 12, 12, 12, 12, 2}, {1, 12, 1, 12, 12, 12, 12},
-    };
+    }, MANY_LEVELS);
 
     static final class E extends TimingWheel.Node {
         final String name;
@@ -49,6 +60,42 @@ class TimingWheelEdgeTest {
 
     private static int totalBits(int[] levelBits) {
         return Arrays.stream(levelBits).sum();
+    }
+
+    /** {@code count} levels of {@code bits} bits each. */
+    private static int[] levels(int count, int bits) {
+        int[] out = new int[count];
+        Arrays.fill(out, bits);
+        return out;
+    }
+
+    private static int[] concat(int[] a, int[] b) {
+        int[] out = Arrays.copyOf(a, a.length + b.length);
+        System.arraycopy(b, 0, out, a.length, b.length);
+        return out;
+    }
+
+    private static int[][] concat(int[][] a, int[][] b) {
+        int[][] out = Arrays.copyOf(a, a.length + b.length);
+        System.arraycopy(b, 0, out, a.length, b.length);
+        return out;
+    }
+
+    /** A short name for a configuration: runs of equal levels as {@code bits x count}. */
+    private static String describe(int[] levelBits) {
+        StringBuilder sb = new StringBuilder("{");
+        for (int i = 0; i < levelBits.length; ) {
+            int j = i;
+            while (j < levelBits.length && levelBits[j] == levelBits[i]) {
+                j++;
+            }
+            sb.append(sb.length() > 1 ? ", " : "").append(levelBits[i]);
+            if (j - i > 1) {
+                sb.append(" x ").append(j - i);
+            }
+            i = j;
+        }
+        return sb.append("} (").append(levelBits.length).append(" levels)").toString();
     }
 
     /** min(Long.MAX_VALUE, now + 2^B - 1): the least maxAllowedKey the class promises. */
@@ -271,6 +318,221 @@ class TimingWheelEdgeTest {
         assertEquals(2, wheel.size());
         assertTrue(wheel.remove(atMax) && wheel.remove(another));
         wheel.checkInvariants();
+    }
+
+    // -------------------------------------------------------------------------------------------------------------
+    // More than 32 levels (issue 15: the set of non-empty levels lived in an int, whose shifts wrap at 32)
+
+    /**
+     * Advances to the key and returns what was handed out, in order, without checking the invariants: the tests of
+     * this section check the public queries first, so that a failure names what a caller would see.
+     */
+    private static List<E> advanceOnly(TimingWheel<E> wheel, long key) {
+        List<E> out = new ArrayList<>();
+        int n = wheel.increaseMinAllowedKey(key, out::add);
+        assertEquals(out.size(), n, "returned count");
+        return out;
+    }
+
+    /** Keys 2^b - 1, 2^b and 2^b + 1 for every b from 0 to 61, those up to max, ascending. */
+    private static long[] keysAroundPowersOfTwo(long max) {
+        TreeSet<Long> keys = new TreeSet<>();
+        for (int b = 0; b <= 61; b++) {
+            for (long key : new long[] {(1L << b) - 1, 1L << b, (1L << b) + 1}) {
+                if (key <= max) {
+                    keys.add(key);
+                }
+            }
+        }
+        return keys.stream().mapToLong(Long::longValue).toArray();
+    }
+
+    @Test
+    void constructor_moreThan32Levels_isAcceptedUpTo62LevelsOfOneBit() {
+        for (int[] bits : MANY_LEVELS) {
+            TimingWheel<E> wheel = new TimingWheel<>(bits);
+            assertTrue(Arrays.equals(bits, wheel.levelBits()), describe(bits));
+            assertTrue(wheel.maxAllowedKey() >= guaranteedMax(0, totalBits(bits)), describe(bits));
+            wheel.checkInvariants();
+        }
+        assertEquals(62, new TimingWheel<E>(levels(62, 1)).levelBits().length);
+    }
+
+    @Test
+    void minQueries_moreThan32Levels_oneElementAtEachPowerOfTwoUpTo2To61_areFoundAndExpireAtTheirKey() {
+        for (int[] bits : MANY_LEVELS) {
+            for (int b = 0; b <= 61; b++) {
+                long key = 1L << b;
+                TimingWheel<E> wheel = new TimingWheel<>(bits);
+                if (key > wheel.maxAllowedKey()) {
+                    break;
+                }
+                String where = describe(bits) + " element at 2^" + b;
+                E e = add(wheel, "e", key);
+                assertSame(e, wheel.minElement(), where);
+                assertEquals(key, wheel.minKey(), where);
+                long event = wheel.nextEventAtOrBefore(MAX);
+                assertTrue(event > 0 && event <= key, where + ": next event " + event);
+                // Follow it down the levels, event by event: nothing is handed out before its key.
+                while (wheel.minAllowedKey() < key) {
+                    long next = wheel.nextEventAtOrBefore(MAX);
+                    assertTrue(next > wheel.minAllowedKey() && next <= key, where + ": next event " + next
+                            + " at " + wheel.minAllowedKey());
+                    assertEquals(List.of(), advanceOnly(wheel, next), where);
+                    assertEquals(key, wheel.minKey(), where + " at " + wheel.minAllowedKey());
+                    wheel.checkInvariants();
+                }
+                assertEquals(key, wheel.nextEventAtOrBefore(MAX), where);
+                assertEquals(List.of(e), advanceOnly(wheel, key + 1), where);
+                assertNull(wheel.minElement(), where);
+                assertEquals(key + 1, wheel.nextEventAtOrBefore(key + 1), where);
+                wheel.checkInvariants();
+            }
+        }
+    }
+
+    @Test
+    void minQueries_moreThan32Levels_startJustBelowAPowerOfTwo_findTheElementAtThePowerAndTheOneAtTheWindowEnd() {
+        for (int[] bits : MANY_LEVELS) {
+            for (int b = 1; b <= 62; b++) {
+                long start = (1L << b) - 1;
+                TimingWheel<E> wheel = new TimingWheel<>(start, bits);
+                String where = describe(bits) + " start 2^" + b + " - 1";
+                long max = wheel.maxAllowedKey();
+                E last = add(wheel, "last", max);
+                assertSame(last, wheel.minElement(), where);
+                assertEquals(max, wheel.minKey(), where);
+                E atPower = max > start ? add(wheel, "atPower", start + 1) : null;
+                if (atPower != null) {
+                    assertSame(atPower, wheel.minElement(), where);
+                    assertEquals(List.of(atPower), advanceOnly(wheel, start + 2), where);
+                }
+                assertSame(last, wheel.minElement(), where);
+                assertEquals(max, wheel.minKey(), where);
+                wheel.checkInvariants();
+            }
+        }
+    }
+
+    @Test
+    void increaseMinAllowedKey_moreThan32Levels_elementsAroundEveryPowerOfTwo_expireOneAtATimeInKeyOrder() {
+        for (int[] bits : MANY_LEVELS) {
+            TimingWheel<E> wheel = new TimingWheel<>(bits);
+            long[] keys = keysAroundPowersOfTwo(wheel.maxAllowedKey());
+            // Added from the largest key down, so that no slot list happens to be in key order.
+            for (int i = keys.length - 1; i >= 0; i--) {
+                add(wheel, Long.toString(keys[i]), keys[i]);
+            }
+            for (long key : keys) {
+                String where = describe(bits) + " key " + key;
+                assertEquals(key, wheel.minKey(), where);
+                assertEquals(Long.toString(key), wheel.minElement().name, where);
+                assertEquals(List.of(), advanceOnly(wheel, key), where + ": handed out before its key");
+                assertEquals(List.of(Long.toString(key)), names(advanceOnly(wheel, key + 1)), where);
+                wheel.checkInvariants();
+            }
+            assertTrue(wheel.isEmpty(), describe(bits));
+        }
+    }
+
+    @Test
+    void increaseMinAllowedKey_moreThan32Levels_oneCallPastEveryPowerOfTwo_handsAllOutInKeyOrder() {
+        for (int[] bits : MANY_LEVELS) {
+            TimingWheel<E> wheel = new TimingWheel<>(bits);
+            long[] keys = keysAroundPowersOfTwo(wheel.maxAllowedKey());
+            List<String> expected = new ArrayList<>();
+            for (int i = keys.length - 1; i >= 0; i--) {
+                add(wheel, Long.toString(keys[i]), keys[i]);
+            }
+            for (long key : keys) {
+                expected.add(Long.toString(key));
+            }
+            assertEquals(expected, names(advanceOnly(wheel, keys[keys.length - 1] + 1)), describe(bits));
+            assertTrue(wheel.isEmpty(), describe(bits));
+            wheel.checkInvariants();
+        }
+    }
+
+    @Test
+    void increaseMinAllowedKey_moreThan32Levels_hugeJumpOverASparseWheel_handsOutInKeyOrderAndKeepsTheLast() {
+        for (int[] bits : MANY_LEVELS) {
+            TimingWheel<E> wheel = new TimingWheel<>(12345L, bits);
+            long max = wheel.maxAllowedKey();
+            TreeSet<Long> keys = new TreeSet<>();
+            for (long key : new long[] {12345, 12346, 1L << 20, (1L << 32) - 1, (1L << 32) + 7, (1L << 33) - 1,
+                    (1L << 40) + 3, (1L << 50) + 5, (1L << 60) - 1, (1L << 61) + 99, max}) {
+                if (key <= max) {
+                    keys.add(key);
+                }
+            }
+            List<String> expected = new ArrayList<>();
+            for (long key : keys.descendingSet()) {
+                add(wheel, Long.toString(key), key);
+            }
+            for (long key : keys.headSet(max)) {
+                expected.add(Long.toString(key));
+            }
+            String where = describe(bits);
+            long before = wheel.visits();
+            long target = keys.lower(max) + 1;
+            assertEquals(expected, names(advanceOnly(wheel, target)), where + " jump to " + target);
+            long cost = wheel.visits() - before;
+            assertTrue(cost <= 2L * keys.size() * bits.length, where + ": jump cost " + cost + " visits");
+            assertEquals(1, wheel.size(), where);
+            assertEquals(max, wheel.minKey(), where);
+            assertEquals(Long.toString(max), wheel.minElement().name, where);
+            wheel.checkInvariants();
+            assertEquals(List.of(), advanceOnly(wheel, max), where);
+            assertEquals(List.of(Long.toString(max)), names(advanceOnly(wheel, max + 1)), where);
+        }
+    }
+
+    @Test
+    void window_moreThan32LevelsReachingLongMaxValue_keysUpToMaxAllowedKeyExpireInOrderAndLongMaxValueStays() {
+        for (int[] bits : MANY_LEVELS) {
+            int total = totalBits(bits);
+            long[] starts = {MAX - ((1L << total) - 1), MAX - (1L << (total - 1)), 1L << 62, 3L << 61,
+                MAX - (1L << 33), MAX - (1L << 32) + 1, MAX - 1000, MAX - 1};
+            for (long start : starts) {
+                String where = describe(bits) + " start " + start;
+                TimingWheel<E> wheel = new TimingWheel<>(start, bits);
+                long max = wheel.maxAllowedKey();
+                if (start >= MAX - ((1L << total) - 1)) {
+                    assertEquals(MAX, max, where);
+                }
+                TreeSet<Long> keys = new TreeSet<>(List.of(start, max, max - 1));
+                for (int b = 0; b <= 62; b++) {
+                    if (start <= max - (1L << b)) {
+                        keys.add(start + (1L << b));
+                        keys.add(max - (1L << b));
+                    }
+                }
+                keys.removeIf(k -> k < start);
+                for (long key : keys.descendingSet()) {
+                    add(wheel, Long.toString(key), key);
+                }
+                E again = add(wheel, "again", max);
+                for (long key : keys.headSet(max)) {
+                    assertEquals(key, wheel.minKey(), where);
+                    assertEquals(List.of(), advanceOnly(wheel, key), where + ": handed out before " + key);
+                    assertEquals(List.of(Long.toString(key)), names(advanceOnly(wheel, key + 1)), where);
+                    wheel.checkInvariants();
+                }
+                assertEquals(max, wheel.minKey(), where);
+                assertEquals(List.of(), advanceOnly(wheel, max), where);
+                assertEquals(max, wheel.minAllowedKey(), where);
+                if (max == MAX) {
+                    // Only keys below the target expire: both elements at Long.MAX_VALUE stay, in insertion order.
+                    assertEquals(2, wheel.size(), where);
+                    assertEquals(Long.toString(MAX), wheel.minElement().name, where);
+                    assertEquals(MAX, wheel.nextEventAtOrBefore(MAX), where);
+                    assertTrue(again.isInWheel(), where);
+                } else {
+                    assertEquals(List.of(Long.toString(max), "again"), names(advanceOnly(wheel, max + 1)), where);
+                }
+                wheel.checkInvariants();
+            }
+        }
     }
 
     // -------------------------------------------------------------------------------------------------------------

@@ -47,7 +47,25 @@ class TimingWheelModelTest {
                 Arguments.of("default (no-arg constructor)", null),
                 Arguments.of("{12,12,12,12,12}", new int[] {12, 12, 12, 12, 12}),
                 Arguments.of("{12,12,12,12,12,2} (62 bits)", new int[] {12, 12, 12, 12, 12, 2}),
-                Arguments.of("{1,12,1,12,12,12,12} (62 bits)", new int[] {1, 12, 1, 12, 12, 12, 12}));
+                Arguments.of("{1,12,1,12,12,12,12} (62 bits)", new int[] {1, 12, 1, 12, 12, 12, 12}),
+                // More than 32 levels: the constructor accepts up to 62.
+                Arguments.of("{1 x 62} (62 levels)", levels(62, 1)),
+                Arguments.of("{1 x 40} (40 levels)", levels(40, 1)),
+                Arguments.of("{2 x 20, 1 x 22} (42 levels, 62 bits)", concat(levels(20, 2), levels(22, 1))),
+                Arguments.of("{12, 1 x 50} (51 levels, 62 bits)", concat(new int[] {12}, levels(50, 1))));
+    }
+
+    /** {@code count} levels of {@code bits} bits each. */
+    private static int[] levels(int count, int bits) {
+        int[] out = new int[count];
+        Arrays.fill(out, bits);
+        return out;
+    }
+
+    private static int[] concat(int[] a, int[] b) {
+        int[] out = Arrays.copyOf(a, a.length + b.length);
+        System.arraycopy(b, 0, out, a.length, b.length);
+        return out;
     }
 
     @ParameterizedTest(name = "{0}")

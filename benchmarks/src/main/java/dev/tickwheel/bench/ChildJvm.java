@@ -93,7 +93,7 @@ public final class ChildJvm {
     }
 
     /** Reads {@code --name value} from the arguments, or the default. */
-    static String arg(String[] args, String name, String dflt) {
+    public static String arg(String[] args, String name, String dflt) {
         for (int i = 0; i + 1 < args.length; i++) {
             if (args[i].equals(name)) {
                 return args[i + 1];

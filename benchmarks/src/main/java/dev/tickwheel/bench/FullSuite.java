@@ -1,5 +1,7 @@
 package dev.tickwheel.bench;
 
+import dev.tickwheel.bench.suite.Settings;
+import dev.tickwheel.bench.suite.Suite;
 import java.io.IOException;
 
 /**
@@ -19,6 +21,6 @@ public final class FullSuite {
     }
 
     public static void main(String[] args) throws IOException {
-        Suite.run(Suite.full(args));
+        Suite.run(Settings.full(args));
     }
 }

@@ -1,5 +1,7 @@
 package dev.tickwheel.bench;
 
+import dev.tickwheel.bench.suite.Settings;
+import dev.tickwheel.bench.suite.Suite;
 import java.io.IOException;
 
 /**
@@ -20,6 +22,6 @@ public final class HeadToHead {
     }
 
     public static void main(String[] args) throws IOException {
-        Suite.run(Suite.quick(args));
+        Suite.run(Settings.quick(args));
     }
 }

@@ -1,0 +1,48 @@
+package dev.tickwheel.bench.suite;
+
+/**
+ * What a line of the table measures: its unit and which way is better. A {@link Target} names the metrics it
+ * judges, so a target finds its figures by metric and not by a key spelled in two places.
+ */
+enum Metric {
+    /** Scenario 1: schedule + cancel operations per microsecond (JMH throughput). */
+    SCHEDULE_CANCEL("ops/µs", true),
+    /** Scenario 1: bytes allocated per schedule + cancel (JMH's GC profiler). */
+    ALLOCATION("B", false),
+    /** Scenario 1: CPU ns per schedule + cancel, producer and timer threads together. */
+    CPU("ns", false),
+    /** Scenario 2: million fires per second, 1M timers due within 100 ms. */
+    EXPIRY("M fires/s", true),
+    /** Scenario 3: heap bytes retained per pending timer. */
+    RETAINED("B", false),
+    /** Scenario 3: heap bytes left per timer once all are cancelled. */
+    LEFT_AFTER_CANCEL("B", false),
+    /** Scenario 4: firing lateness, median. */
+    LATENESS_P50("ms", false),
+    /** Scenario 4: firing lateness, 99th percentile. */
+    LATENESS_P99("ms", false),
+    /** Scenario 4: firing lateness, 99.9th percentile. */
+    LATENESS_P999("ms", false),
+    /** Scenario 4: firing lateness, worst. */
+    LATENESS_MAX("ms", false),
+    /** Scenario 4: probes that fired before they were due. */
+    EARLY_FIRES("count", false),
+    /** Scenario 5: CPU ms an idle timer burns in 5 s. */
+    IDLE_CPU("ms", false),
+    /** Scenario 6: schedule + cancel operations per microsecond at one number of pending timers. */
+    SCALING("ops/µs", true),
+    /** Scenario 6: how many times costlier an operation is at the most pending timers than at the fewest. */
+    SCALING_COST("×", false),
+    /** Scenario 7: the wheels alone, remove + add + advance per microsecond; a table of its own, by wheel. */
+    WHEEL_ALONE("ops/µs", true);
+
+    /** The unit the table prints beside the figures. */
+    final String unit;
+    /** Whether a higher figure is the better one (throughput) rather than a lower one (cost, lateness). */
+    final boolean higherIsBetter;
+
+    Metric(String unit, boolean higherIsBetter) {
+        this.unit = unit;
+        this.higherIsBetter = higherIsBetter;
+    }
+}

@@ -1,0 +1,72 @@
+package dev.tickwheel.bench.suite;
+
+import dev.tickwheel.bench.Peer;
+import java.util.EnumSet;
+import java.util.Set;
+
+/**
+ * The issue's targets, each with its threshold, in one place. {@link Verdicts} judges each against the metrics it
+ * names; a target whose metrics were not measured in a run is left out of that run's list.
+ */
+enum Target {
+    /** Throughput at least this many times Netty 1 ms's, at every P and thread count of scenarios 1 and 2. */
+    THROUGHPUT_VS_NETTY_1MS(2, Peer.NETTY_1MS, Metric.SCHEDULE_CANCEL, Metric.EXPIRY),
+    /** The same against Netty 100 ms. */
+    THROUGHPUT_VS_NETTY_100MS(2, Peer.NETTY_100MS, Metric.SCHEDULE_CANCEL, Metric.EXPIRY),
+    /** At most this many bytes allocated per schedule + cancel, at every P and thread count. */
+    ALLOCATION(48, null, Metric.ALLOCATION),
+    /** At most this many bytes retained per pending timer. */
+    RETAINED(48, null, Metric.RETAINED),
+    /** At most this many early fires, over every Tickwheel configuration measured. */
+    EARLY_FIRES(0, null, Metric.EARLY_FIRES),
+    /** Lateness p99 at most this many times the JDK's. */
+    LATENESS_P99_VS_JDK(1, Peer.JDK_STPE, Metric.LATENESS_P99),
+    /** At most this many ms of CPU in the idle window. */
+    IDLE_CPU(1, null, Metric.IDLE_CPU),
+    /** An operation at the most pending timers at most this many times costlier than at the fewest. */
+    SCALING_COST(1.5, null, Metric.SCALING_COST),
+    /** The wheel alone at {@link #WHEEL_SMALL} pending: at least this many times Agrona's throughput. */
+    WHEEL_VS_AGRONA(1, null, Metric.WHEEL_ALONE),
+    /** The wheel alone: throughput at {@link #WHEEL_SMALL} over at {@link #WHEEL_LARGE} at most this. */
+    WHEEL_NO_COLLAPSE(1.5, null, Metric.WHEEL_ALONE);
+
+    /** The wheel-alone settings the wheel targets read. */
+    static final long WHEEL_SMALL = 1_000;
+    static final long WHEEL_LARGE = 1_000_000;
+
+    private final double limit;
+    private final Peer versus;
+    private final Set<Metric> metrics;
+
+    Target(double limit, Peer versus, Metric first, Metric... rest) {
+        this.limit = limit;
+        this.versus = versus;
+        this.metrics = EnumSet.of(first, rest);
+    }
+
+    /** @return the threshold, in the unit of the metric or as a ratio to {@link #versus()} */
+    double limit() {
+        return limit;
+    }
+
+    /** @return the peer the target compares Tickwheel with, or null if it is an absolute figure */
+    Peer versus() {
+        return versus;
+    }
+
+    /** @return the metrics the target reads */
+    Set<Metric> metrics() {
+        return metrics;
+    }
+
+    /** @return the targets that read the metric (none for most) */
+    static Set<Target> judging(Metric m) {
+        Set<Target> out = EnumSet.noneOf(Target.class);
+        for (Target t : values()) {
+            if (t.metrics.contains(m)) {
+                out.add(t);
+            }
+        }
+        return out;
+    }
+}

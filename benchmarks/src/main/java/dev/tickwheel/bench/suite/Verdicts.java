@@ -1,0 +1,264 @@
+package dev.tickwheel.bench.suite;
+
+import static dev.tickwheel.bench.suite.Format.figure;
+import static dev.tickwheel.bench.suite.Format.limit;
+import static dev.tickwheel.bench.suite.Format.ratio;
+
+import dev.tickwheel.bench.Peer;
+import dev.tickwheel.bench.WheelKind;
+import dev.tickwheel.bench.report.ScalingChart;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.Function;
+
+/**
+ * Judges a run's figures against the {@link Target}s: each target whose metrics were measured gets one line, met
+ * or missed with its figure, or "not judged" when Tickwheel's own figure is missing. A comparison peer that was not
+ * run leaves its target out. A few context lines (CPU time, expiry with tasks on the owner) follow the throughput
+ * targets they qualify.
+ */
+final class Verdicts {
+    /** How a target came out. */
+    enum Outcome {
+        MET("MET: "),
+        MISSED("MISSED: "),
+        NOT_JUDGED("NOT JUDGED: "),
+        /** Not a verdict: a figure that qualifies the target's verdict. */
+        CONTEXT("  ");
+
+        private final String prefix;
+
+        Outcome(String prefix) {
+            this.prefix = prefix;
+        }
+    }
+
+    /** One line of the targets list. */
+    record Verdict(Target target, Outcome outcome, String text) {
+        String line() {
+            return outcome.prefix + text;
+        }
+    }
+
+    private static final List<Peer> TICKWHEELS = List.of(Peer.TICKWHEEL, Peer.TICKWHEEL_INLINE,
+            Peer.TICKWHEEL_100US, Peer.TICKWHEEL_100US_INLINE);
+    private static final String NO_TICKWHEEL = "no Tickwheel figure";
+
+    private final Results results;
+    private final List<Verdict> out = new ArrayList<>();
+
+    private Verdicts(Results results) {
+        this.results = results;
+    }
+
+    /** @return the verdicts and context lines, in the order the report lists them */
+    static List<Verdict> judge(Results results) {
+        Verdicts v = new Verdicts(results);
+        v.throughput(Target.THROUGHPUT_VS_NETTY_1MS);
+        v.throughput(Target.THROUGHPUT_VS_NETTY_100MS);
+        v.cpuContext();
+        v.expiryContext();
+        v.allocation();
+        v.atMost(Target.RETAINED, row -> "retained <= " + limit(Target.RETAINED.limit()) + " B per pending timer",
+                tw -> figure(tw) + " B (after cancelling all: "
+                        + figure(results.value(Metric.LEFT_AFTER_CANCEL, Peer.TICKWHEEL)) + " B per timer left)");
+        v.earlyFires();
+        v.latenessP99();
+        v.atMost(Target.IDLE_CPU, row -> "idle CPU <= " + limit(Target.IDLE_CPU.limit()) + " ms in 5 s",
+                tw -> figure(tw) + " ms (Netty 1 ms: " + figure(results.value(Metric.IDLE_CPU, Peer.NETTY_1MS))
+                        + " ms)");
+        v.atMost(Target.SCALING_COST, row -> row.label() + " <= " + limit(Target.SCALING_COST.limit()),
+                tw -> figure(tw) + "x");
+        v.wheelVsAgrona();
+        v.wheelNoCollapse();
+        return v.out;
+    }
+
+    private void add(Target t, boolean met, String text) {
+        out.add(new Verdict(t, met ? Outcome.MET : Outcome.MISSED, text));
+    }
+
+    private void notJudged(Target t, String claim, String why) {
+        out.add(new Verdict(t, Outcome.NOT_JUDGED, claim + ": " + why));
+    }
+
+    /** Throughput at least the limit times the Netty peer's, over every figure both have. */
+    private void throughput(Target t) {
+        Peer netty = t.versus();
+        String claim = "throughput >= " + limit(t.limit()) + "x " + netty.label() + " in scenarios 1 and 2";
+        String worst = null;
+        double min = Double.POSITIVE_INFINITY;
+        int n = 0;
+        List<String> missing = new ArrayList<>();
+        for (Row r : results.rows(t.metrics())) {
+            if (r.has(netty) && !r.has(Peer.TICKWHEEL)) {
+                missing.add(r.label());
+            }
+            double a = r.advantage(netty);
+            if (!Double.isNaN(a)) {
+                n++;
+                if (a < min) {
+                    min = a;
+                    worst = r.label();
+                }
+            }
+        }
+        if (!missing.isEmpty()) {
+            notJudged(t, claim, NO_TICKWHEEL + " at " + String.join("; ", missing));
+        } else if (n > 0) {
+            add(t, min >= t.limit(), claim + " (" + n + " figures): lowest ratio " + ratio(min) + " at " + worst);
+        }
+    }
+
+    /** CPU time per schedule + cancel against both Netty peers: filed under the first throughput target. */
+    private void cpuContext() {
+        for (Row r : results.rows(List.of(Metric.CPU))) {
+            out.add(new Verdict(Target.THROUGHPUT_VS_NETTY_1MS, Outcome.CONTEXT, "(CPU time, the steadier figure on "
+                    + "shared cores: " + r.label().replace("CPU per ", "") + ": Tickwheel "
+                    + figure(r.value(Peer.TICKWHEEL)) + " ns, " + ratio(r.advantage(Peer.NETTY_1MS)) + " Netty 1 ms, "
+                    + ratio(r.advantage(Peer.NETTY_100MS)) + " Netty 100 ms)"));
+        }
+    }
+
+    /** Expiry with Tickwheel's tasks on the owner thread against each Netty peer, filed under its target. */
+    private void expiryContext() {
+        Row inline = results.find(Metric.EXPIRY, 0, 1);
+        if (inline == null || !inline.has(Peer.TICKWHEEL_INLINE)) {
+            return;
+        }
+        for (Target t : List.of(Target.THROUGHPUT_VS_NETTY_1MS, Target.THROUGHPUT_VS_NETTY_100MS)) {
+            Double a = inline.value(Peer.TICKWHEEL_INLINE);
+            Double b = inline.value(t.versus());
+            if (b != null) {
+                out.add(new Verdict(t, Outcome.CONTEXT, "(expiry with Tickwheel's tasks on the owner thread, as Netty"
+                        + " runs them: " + ratio(a / b) + " " + t.versus().label() + ", 1 producer)"));
+            }
+        }
+    }
+
+    /** The most Tickwheel allocates per schedule + cancel, over every P and thread count. */
+    private void allocation() {
+        Target t = Target.ALLOCATION;
+        String claim = "allocation <= " + limit(t.limit()) + " B per schedule+cancel";
+        List<Row> rows = results.rows(t.metrics());
+        double max = Double.NEGATIVE_INFINITY;
+        String maxAt = null;
+        List<String> missing = new ArrayList<>();
+        for (Row r : rows) {
+            Double v = r.value(Peer.TICKWHEEL);
+            if (v == null) {
+                missing.add(r.label());
+            } else if (v > max) {
+                max = v;
+                maxAt = r.label();
+            }
+        }
+        if (!missing.isEmpty()) {
+            notJudged(t, claim, NO_TICKWHEEL + " at " + String.join("; ", missing));
+        } else if (maxAt != null) {
+            add(t, max <= t.limit(), claim + ": highest " + figure(max) + " B (" + maxAt + ")");
+        }
+    }
+
+    /** A target on the one row of its metric: Tickwheel's figure at most the limit. */
+    private void atMost(Target t, Function<Row, String> claim, Function<Double, String> details) {
+        Row row = results.find(t.metrics().iterator().next());
+        if (row == null) {
+            return;
+        }
+        Double tw = row.value(Peer.TICKWHEEL);
+        if (tw == null) {
+            notJudged(t, claim.apply(row), NO_TICKWHEEL);
+        } else {
+            add(t, tw <= t.limit(), claim.apply(row) + ": " + details.apply(tw));
+        }
+    }
+
+    /** Early fires summed over every Tickwheel configuration measured. */
+    private void earlyFires() {
+        Target t = Target.EARLY_FIRES;
+        Row row = results.find(Metric.EARLY_FIRES);
+        if (row == null) {
+            return;
+        }
+        String claim = t.limit() == 0 ? "zero early fires" : "at most " + limit(t.limit()) + " early fires";
+        if (!row.has(Peer.TICKWHEEL)) {
+            notJudged(t, claim, NO_TICKWHEEL);
+            return;
+        }
+        double all = 0;
+        StringBuilder each = new StringBuilder();
+        for (Peer p : TICKWHEELS) {
+            Double e = row.value(p);
+            if (e != null) {
+                all += e;
+                each.append(each.length() == 0 ? "" : ", ").append(p.label()).append(' ').append(figure(e));
+            }
+        }
+        add(t, all <= t.limit(), claim + ": " + each);
+    }
+
+    private void latenessP99() {
+        Target t = Target.LATENESS_P99_VS_JDK;
+        Row row = results.find(Metric.LATENESS_P99);
+        if (row == null || !row.has(t.versus())) {
+            return;
+        }
+        String claim = "lateness p99 " + (t.limit() == 1 ? "no worse than the JDK's"
+                : "at most " + limit(t.limit()) + "x the JDK's");
+        Double p99 = row.value(Peer.TICKWHEEL);
+        double jdk = row.value(t.versus());
+        if (p99 == null) {
+            notJudged(t, claim, NO_TICKWHEEL);
+            return;
+        }
+        Double fine = row.value(Peer.TICKWHEEL_100US);
+        Double fineInline = row.value(Peer.TICKWHEEL_100US_INLINE);
+        add(t, p99 <= jdk * t.limit(), claim + ": " + figure(p99) + " ms vs " + figure(jdk) + " ms"
+                + (fine == null ? "" : " (with a 100 µs tick: " + figure(fine) + " ms)")
+                + (fineInline == null ? "" : " (with a 100 µs tick and tasks on the owner thread: "
+                + figure(fineInline) + " ms)"));
+    }
+
+    private void wheelVsAgrona() {
+        Target t = Target.WHEEL_VS_AGRONA;
+        String at = ScalingChart.count(Target.WHEEL_SMALL);
+        Double tw = results.wheel(Target.WHEEL_SMALL, WheelKind.TICKWHEEL_WHEEL);
+        Double ag = results.wheel(Target.WHEEL_SMALL, WheelKind.AGRONA);
+        if (ag == null) {
+            return;
+        }
+        String claim = "wheel alone at " + at + " at least " + (t.limit() == 1 ? "" : limit(t.limit()) + "x ")
+                + "Agrona's throughput";
+        if (tw == null) {
+            notJudged(t, claim, NO_TICKWHEEL);
+        } else {
+            add(t, tw >= ag * t.limit(), claim + ": " + figure(tw) + " vs " + figure(ag) + " ops/µs");
+        }
+    }
+
+    private void wheelNoCollapse() {
+        Target t = Target.WHEEL_NO_COLLAPSE;
+        if (!results.wheel().containsKey(Target.WHEEL_SMALL) || !results.wheel().containsKey(Target.WHEEL_LARGE)) {
+            return;
+        }
+        String small = ScalingChart.count(Target.WHEEL_SMALL);
+        String large = ScalingChart.count(Target.WHEEL_LARGE);
+        String claim = "wheel alone, no collapse at " + large + " (read as: " + small + "/" + large
+                + " throughput <= " + limit(t.limit()) + ")";
+        double twDrop = drop(WheelKind.TICKWHEEL_WHEEL);
+        if (Double.isNaN(twDrop)) {
+            notJudged(t, claim, NO_TICKWHEEL);
+        } else {
+            add(t, twDrop <= t.limit(), claim + ": Tickwheel falls " + ratio(twDrop) + ", Agrona "
+                    + ratio(drop(WheelKind.AGRONA)));
+        }
+    }
+
+    /** @return the wheel's throughput at the small setting over at the large one, or NaN if either is missing */
+    private double drop(WheelKind kind) {
+        Double small = results.wheel(Target.WHEEL_SMALL, kind);
+        Double large = results.wheel(Target.WHEEL_LARGE, kind);
+        return small == null || large == null ? Double.NaN : small / large;
+    }
+}
