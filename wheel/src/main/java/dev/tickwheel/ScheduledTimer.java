@@ -258,8 +258,9 @@ class ScheduledTimer<V> extends TimingWheel.Node implements RunnableScheduledFut
         clearRun();
     }
 
+    /** Runs the task and returns its result. Not final: {@link CustomTimer} runs its own method instead. */
     @SuppressWarnings("unchecked")
-    final Object call(Object task) throws Exception {
+    Object call(Object task) throws Exception {
         if ((state & KIND_CALLABLE) != 0) {
             return ((Callable<Object>) task).call();
         }

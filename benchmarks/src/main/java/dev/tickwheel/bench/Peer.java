@@ -4,6 +4,7 @@ import dev.tickwheel.WheelTimer;
 import dev.tickwheel.bench.peer.JdkSchedulerAdapter;
 import dev.tickwheel.bench.peer.KafkaTimerAdapter;
 import dev.tickwheel.bench.peer.MpscFloorAdapter;
+import dev.tickwheel.bench.peer.NettyInterfaceAdapter;
 import dev.tickwheel.bench.peer.NettyTimerAdapter;
 import dev.tickwheel.bench.peer.TickwheelAdapter;
 import java.util.concurrent.TimeUnit;
@@ -66,6 +67,37 @@ public enum Peer {
         @Override
         public TimerAdapter create() {
             return new NettyTimerAdapter(100, TimeUnit.MILLISECONDS);
+        }
+    },
+    /**
+     * Tickwheel's {@code NettyWheelTimer} (tickwheel-netty) with its defaults, driven through Netty's
+     * {@code io.netty.util.Timer} interface: the Netty drop-in.
+     */
+    NETTY_TIMER_TICKWHEEL("Tickwheel as Netty Timer") {
+        @Override
+        public TimerAdapter create() {
+            return NettyInterfaceAdapter.tickwheel(false);
+        }
+    },
+    /** The same with {@code runTasksOnTimerThread()}: tasks one at a time on the timer's thread, as Netty's. */
+    NETTY_TIMER_TICKWHEEL_INLINE("Tickwheel as Netty Timer, tasks on timer thread") {
+        @Override
+        public TimerAdapter create() {
+            return NettyInterfaceAdapter.tickwheel(true);
+        }
+    },
+    /** Netty's {@code HashedWheelTimer}, 1 ms tick, through the same interface and adapter as the drop-in. */
+    NETTY_TIMER_HWT_1MS("HashedWheelTimer 1 ms as Netty Timer") {
+        @Override
+        public TimerAdapter create() {
+            return NettyInterfaceAdapter.hashedWheel(1, TimeUnit.MILLISECONDS);
+        }
+    },
+    /** Netty's {@code HashedWheelTimer} with its default 100 ms tick, through the same interface and adapter. */
+    NETTY_TIMER_HWT_100MS("HashedWheelTimer 100 ms as Netty Timer") {
+        @Override
+        public TimerAdapter create() {
+            return NettyInterfaceAdapter.hashedWheel(100, TimeUnit.MILLISECONDS);
         }
     },
     /** Kafka {@code SystemTimer} (1 ms tick, 20 slots) behind {@code SystemTimerReaper}'s advanceClock loop. */
