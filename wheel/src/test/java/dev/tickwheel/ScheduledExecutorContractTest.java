@@ -1008,11 +1008,7 @@ abstract class ScheduledExecutorContractTest {
                         "a periodic task waiting for its next run did not read cancelled when shutdown() returned"),
                 () -> assertEquals(0, startsAfterShutdown.get(), "periodic runs started after shutdown() returned"),
                 () -> assertEquals(2, runs.get(), "runs of the fixed-rate task"));
-        for (ScheduledFuture<?> p : List.of(running, waiting)) {
-            assertTrue(p.isDone());
-            assertTrue(p.isCancelled());
-            assertThrows(CancellationException.class, p::get);
-        }
+        assertEndedCancelled(running, waiting);
     }
 
     /**
@@ -1063,11 +1059,7 @@ abstract class ScheduledExecutorContractTest {
                 () -> assertEquals(0, periodicRuns.get(),
                         "periodic runs started after shutdown() returned (they fell due while every worker was"
                                 + " blocked)"));
-        for (ScheduledFuture<?> p : List.of(rate, delay)) {
-            assertTrue(p.isDone());
-            assertTrue(p.isCancelled());
-            assertThrows(CancellationException.class, p::get);
-        }
+        assertEndedCancelled(rate, delay);
     }
 
     /**
@@ -1282,6 +1274,15 @@ abstract class ScheduledExecutorContractTest {
 
     // ==========================================================================================================
     // Helpers
+
+    /** Each future is done and cancelled, and its get() throws CancellationException. */
+    static void assertEndedCancelled(ScheduledFuture<?>... futures) {
+        for (ScheduledFuture<?> f : futures) {
+            assertTrue(f.isDone(), f::toString);
+            assertTrue(f.isCancelled(), f::toString);
+            assertThrows(CancellationException.class, f::get);
+        }
+    }
 
     static void await(CountDownLatch latch, String what) {
         try {

@@ -9,6 +9,7 @@ import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.lang.invoke.VarHandle;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -311,6 +312,11 @@ class WheelTimerManualClockTest {
                             firedAtStep[timer] = stepsStarted.get(); // runs on the stepping thread
                             firedAt[timer] = clock.nanoTime() - start;
                         }, delay, NANOSECONDS);
+                        // The offer's element store is a release (a lazySet), which a later load may pass: without a
+                        // full fence this thread could read the step count before its element is visible, and a
+                        // step that began after that read could still miss the element (the test's bound, not the
+                        // library, would then be one step off; the real owner's planPark checks the indexes).
+                        VarHandle.fullFence();
                         stepsSeenBySchedule[id] = stepsStarted.get();
                         if ((id & 255) == 0) {
                             Thread.yield();

@@ -1,7 +1,10 @@
 package dev.tickwheel.bench;
 
+import static dev.tickwheel.bench.suite.RunEnvironment.cpuModel;
+import static dev.tickwheel.bench.suite.RunEnvironment.librarySource;
+import static dev.tickwheel.bench.suite.RunEnvironment.loadAverage;
+
 import java.io.IOException;
-import java.lang.management.ManagementFactory;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -237,55 +240,5 @@ public final class NettyDropIn {
         }
         double a = Math.abs(v);
         return String.format(Locale.ROOT, a >= 100 ? "%.0f" : a >= 10 ? "%.1f" : a >= 1 ? "%.2f" : "%.3g", v);
-    }
-
-    static String loadAverage() {
-        try {
-            String[] f = new String(Files.readAllBytes(Paths.get("/proc/loadavg")), StandardCharsets.UTF_8).split(" ");
-            return f[0] + " " + f[1] + " " + f[2];
-        } catch (IOException | RuntimeException e) {
-            return String.format(Locale.ROOT, "%.2f",
-                    ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage());
-        }
-    }
-
-    /** The commit the run measures, and whether the library's or the adapter's sources differ from it. */
-    static String librarySource() {
-        try {
-            String head = git("rev-parse", "--short", "HEAD");
-            if (head.isEmpty()) {
-                return "unknown (not run from the repository root)";
-            }
-            String dirty = git("status", "--porcelain", "--", "wheel/src/main", "integrations/netty/src/main");
-            return "commit " + head + (dirty.isEmpty() ? "" : ", with uncommitted changes in the library's sources");
-        } catch (IOException | RuntimeException e) {
-            return "unknown (" + e.getMessage() + ")";
-        }
-    }
-
-    private static String git(String... args) throws IOException {
-        List<String> cmd = new ArrayList<>(List.of("git"));
-        cmd.addAll(List.of(args));
-        Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
-        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8).trim();
-        try {
-            return p.waitFor() == 0 ? out : "";
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            return "";
-        }
-    }
-
-    static String cpuModel() {
-        try {
-            for (String line : Files.readAllLines(Paths.get("/proc/cpuinfo"), StandardCharsets.UTF_8)) {
-                if (line.startsWith("model name")) {
-                    return line.substring(line.indexOf(':') + 1).trim();
-                }
-            }
-        } catch (IOException | RuntimeException e) {
-            // not Linux: fall through
-        }
-        return System.getProperty("os.arch");
     }
 }

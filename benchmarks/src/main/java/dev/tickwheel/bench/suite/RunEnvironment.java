@@ -20,7 +20,7 @@ import java.util.concurrent.TimeUnit;
  * commit the library was built from, the start time, and the load average before and after (figures on shared
  * cores move with it).
  */
-final class RunEnvironment {
+public final class RunEnvironment {
     private final String loadBefore;
     private final String started;
     private final long startNanos;
@@ -67,15 +67,18 @@ final class RunEnvironment {
                 + ZonedDateTime.now().format(DateTimeFormatter.ISO_LOCAL_DATE);
     }
 
-    /** The commit the library was built from, and whether wheel/src/main had uncommitted changes. */
-    static String librarySource() {
+    /**
+     * The commit the library was built from, and whether its sources (the core's and the Netty adapter's) had
+     * uncommitted changes. Also used by {@link dev.tickwheel.bench.NettyDropIn}.
+     */
+    public static String librarySource() {
         try {
             String head = git("rev-parse", "--short", "HEAD");
-            String dirty = git("status", "--porcelain", "--", "wheel/src/main");
+            String dirty = git("status", "--porcelain", "--", "wheel/src/main", "integrations/netty/src/main");
             if (head.isEmpty()) {
                 return "unknown (not run from the repository root)";
             }
-            return "commit " + head + (dirty.isEmpty() ? "" : " with uncommitted changes in wheel/src/main");
+            return "commit " + head + (dirty.isEmpty() ? "" : " with uncommitted changes in the library's sources");
         } catch (IOException | RuntimeException e) {
             return "unknown (" + e.getMessage() + ")";
         }
@@ -95,7 +98,8 @@ final class RunEnvironment {
         }
     }
 
-    static String cpuModel() {
+    /** @return the CPU's model name (Linux), else the architecture */
+    public static String cpuModel() {
         try {
             for (String line : Files.readAllLines(Paths.get("/proc/cpuinfo"))) {
                 if (line.startsWith("model name")) {
@@ -108,7 +112,8 @@ final class RunEnvironment {
         return System.getProperty("os.arch");
     }
 
-    static String loadAverage() {
+    /** @return the 1, 5 and 15 minute load averages */
+    public static String loadAverage() {
         try {
             String[] f = new String(Files.readAllBytes(Paths.get("/proc/loadavg")), StandardCharsets.UTF_8).split(" ");
             return f[0] + " " + f[1] + " " + f[2];
