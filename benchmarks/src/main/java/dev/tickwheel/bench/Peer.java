@@ -5,7 +5,6 @@ import dev.tickwheel.bench.peer.JdkSchedulerAdapter;
 import dev.tickwheel.bench.peer.KafkaTimerAdapter;
 import dev.tickwheel.bench.peer.MpscFloorAdapter;
 import dev.tickwheel.bench.peer.NettyInterfaceAdapter;
-import dev.tickwheel.bench.peer.NettyTimerAdapter;
 import dev.tickwheel.bench.peer.TickwheelAdapter;
 import java.util.concurrent.TimeUnit;
 
@@ -59,14 +58,14 @@ public enum Peer {
     NETTY_1MS("Netty 1 ms") {
         @Override
         public TimerAdapter create() {
-            return new NettyTimerAdapter(1, TimeUnit.MILLISECONDS);
+            return NettyInterfaceAdapter.hashedWheel(1, TimeUnit.MILLISECONDS, "netty-");
         }
     },
     /** Netty {@code HashedWheelTimer} with its defaults: 100 ms tick, 512 ticks per wheel. */
     NETTY_100MS("Netty 100 ms") {
         @Override
         public TimerAdapter create() {
-            return new NettyTimerAdapter(100, TimeUnit.MILLISECONDS);
+            return NettyInterfaceAdapter.hashedWheel(100, TimeUnit.MILLISECONDS, "netty-");
         }
     },
     /**

@@ -31,8 +31,16 @@ public final class NettyInterfaceAdapter implements TimerAdapter {
 
     /** Netty's {@link HashedWheelTimer} with this tick and its default 512 ticks per wheel, started. */
     public static NettyInterfaceAdapter hashedWheel(long tick, TimeUnit unit) {
-        HashedWheelTimer t = new HashedWheelTimer(new DaemonThreads("hwt-" + unit.toMillis(tick) + "ms"), tick, unit,
-                512);
+        return hashedWheel(tick, unit, "hwt-");
+    }
+
+    /**
+     * The same, its thread named {@code threadPrefix} + the tick (the idle-CPU scenario finds a peer's threads by
+     * name).
+     */
+    public static NettyInterfaceAdapter hashedWheel(long tick, TimeUnit unit, String threadPrefix) {
+        HashedWheelTimer t = new HashedWheelTimer(new DaemonThreads(threadPrefix + unit.toMillis(tick) + "ms"), tick,
+                unit, 512);
         t.start();
         return new NettyInterfaceAdapter(t);
     }
