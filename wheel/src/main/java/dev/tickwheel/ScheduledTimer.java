@@ -1,15 +1,9 @@
 package dev.tickwheel;
 
-import java.lang.invoke.MethodHandles;
-import java.lang.invoke.VarHandle;
 import java.util.concurrent.Callable;
-import java.util.concurrent.CancellationException;
 import java.util.concurrent.Delayed;
-import java.util.concurrent.ExecutionException;
 import java.util.concurrent.RunnableScheduledFuture;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
-import java.util.concurrent.locks.LockSupport;
 
 /**
  * A one-shot timer of a {@link WheelTimer}: the future handed to the caller, the command sent to the owner thread,
@@ -43,116 +37,22 @@ import java.util.concurrent.locks.LockSupport;
  * {@link PeriodicTimer}'s runner writes the next period's key into a field of its own, which the owner copies when
  * it takes the next start command.
  *
- * <p>Memory: the object header, the wheel's key, two links and wheel reference, and the four fields here come to
- * 48 bytes with compressed references, which is the whole cost of a pending one-shot timer. The thread running the
+ * <p>Memory: the object header, the wheel's key, two links and wheel reference, {@link TimerState}'s three fields
+ * (state, task-or-outcome, waiters) and the timer reference here come to 48 bytes with compressed references, which is the whole cost of a pending one-shot timer. The thread running the
  * task needs no field of its own: while it runs, {@code taskOrOutcome} holds it (the runner keeps the task in a
  * local).
  */
-class ScheduledTimer<V> extends TimingWheel.Node implements RunnableScheduledFuture<V>, TimerFuture<V> {
-
-    // Phases: the low byte of state. Below COMPLETED: not done. From INTERRUPTING up: cancelled.
-    static final int NEW = 0;
-    static final int RETURNED = 1;
-    /** A run has claimed the timer; its thread is not yet published and the task has not started. */
-    static final int CLAIMED = 2;
-    /** The runner's thread is published (see {@link #runnerThread()}); the task is running or about to. */
-    static final int RUNNING = 3;
-    /** Transient: the outcome is being written. */
-    static final int COMPLETING = 4;
-    static final int COMPLETED = 5;
-    static final int FAILED = 6;
-    /** Transient: cancel(true) won against a running task and is interrupting its thread. */
-    static final int INTERRUPTING = 7;
-    static final int CANCELLED = 8;
-    /** Cancelled by cancel(true), which interrupted the runner; the runner then clears that interrupt. */
-    static final int INTERRUPTED = 9;
-    private static final int PHASE_MASK = 0xFF;
-    /** Kind bit, fixed at construction: the task is a {@link Callable}, else a {@link Runnable} with result null. */
-    static final int KIND_CALLABLE = 1 << 8;
-    /**
-     * Sticky bit set together with RETURNED by shutdownNow's claim and kept by later phases: the timer's pending
-     * count was released then, so ending it later (a cancel during the caller's run) must not release it again.
-     */
-    static final int HANDED_BACK = 1 << 9;
-
-    private static final VarHandle STATE;
-    private static final VarHandle WAITERS;
-
-    static {
-        try {
-            MethodHandles.Lookup lookup = MethodHandles.lookup();
-            STATE = lookup.findVarHandle(ScheduledTimer.class, "state", int.class);
-            WAITERS = lookup.findVarHandle(ScheduledTimer.class, "waiters", WaitNode.class);
-        } catch (ReflectiveOperationException e) {
-            throw new ExceptionInInitializerError(e);
-        }
-    }
+class ScheduledTimer<V> extends TimerState<V> implements RunnableScheduledFuture<V>, TimerFuture<V> {
 
     /** The timer this belongs to. Final: safely published with the object. */
     final WheelTimer timer;
 
-    /**
-     * The task while the timer is pending; while a one-shot runs (RUNNING), the thread running it; then its outcome
-     * (the result, or a Throwable for FAILED). Each value is written plain by the thread that owns the phase: the
-     * run's claim winner stores its thread before the CLAIMED &rarr; RUNNING cas that releases it to a cancel(true),
-     * which reads it only after winning RUNNING &rarr; INTERRUPTING; the thread that ends the timer stores the
-     * outcome before the terminal phase (sv), which publishes it to readers that load the phase (lv) first. A cancel
-     * from NEW nulls it after its CAS, and a runner that lost to a cancel nulls it once the cancel is done with it,
-     * to free the task: no reader looks at the outcome of a cancelled timer.
-     */
-    private Object taskOrOutcome;
-
-    /** Phase (low byte) and kind bits. Written by cas/sv from any thread; read lv. */
-    private volatile int state;
-
-    /** Treiber stack of threads blocked in get(). cas by waiters; swapped to null (getAndSet) on completion. */
-    private volatile WaitNode waiters;
-
     ScheduledTimer(WheelTimer timer, Object task, int kind, long key) {
+        super(task, kind);
         this.timer = timer;
-        this.taskOrOutcome = task;
-        // Plain: published with the node by the start offer (an atomic add, then a release store of the element),
-        // which every other thread that sees this timer reaches through (the owner's poll acquires; a caller gets
-        // the future only after the offer). A volatile store here would cost a full fence per schedule.
-        // A future handed to another thread through a data race (a plain field, no happens-before) may be seen
-        // with its fields at their defaults, as FutureTask's may: state 0 is NEW with the Runnable kind, so such a
-        // reader sees a pending future. isDone, isCancelled and get behave as for a pending timer, and cancel's
-        // CAS, which compares against the real state, fails and retries with the state it then reads; the timer
-        // reference is final and always seen. Only the runner reads the kind and the task, and it reaches the
-        // timer through the queue. At worst getDelay reads a key of 0 until the store is seen. So the store stays
-        // plain (decided; the volatile store it replaced cost a fence per schedule in the benchmarks of f09fd8a).
-        STATE.set(this, kind | NEW);
         this.key = key;
     }
 
-    // ----------------------------------------------------------------------------------------------------------
-    // State
-
-    final int phase() {
-        return state & PHASE_MASK;
-    }
-
-    final boolean casPhase(int expect, int update) {
-        int kind = state & ~PHASE_MASK;
-        return STATE.compareAndSet(this, kind | expect, kind | update);
-    }
-
-    /** shutdownNow's claim: NEW &rarr; RETURNED, marking the timer handed back. */
-    final boolean claimReturned() {
-        int kind = state & ~PHASE_MASK;
-        return STATE.compareAndSet(this, kind | NEW, kind | HANDED_BACK | RETURNED);
-    }
-
-    final boolean handedBack() {
-        return (state & HANDED_BACK) != 0;
-    }
-
-    final void setPhase(int phase) {
-        int kind = state & ~PHASE_MASK;
-        state = kind | phase;
-    }
-
-    /** @return false: a one-shot timer */
     @Override
     public boolean isPeriodic() {
         return false;
@@ -261,7 +161,7 @@ class ScheduledTimer<V> extends TimingWheel.Node implements RunnableScheduledFut
     /** Runs the task and returns its result. Not final: {@link CustomTimer} runs its own method instead. */
     @SuppressWarnings("unchecked")
     Object call(Object task) throws Exception {
-        if ((state & KIND_CALLABLE) != 0) {
+        if (isCallable()) {
             return ((Callable<Object>) task).call();
         }
         ((Runnable) task).run();
@@ -382,141 +282,6 @@ class ScheduledTimer<V> extends TimingWheel.Node implements RunnableScheduledFut
         releaseWaiters();
         // A timer handed back by shutdownNow and then run by its caller was already accounted for.
         timer.onCancelled(this, handedBack() ? RETURNED : RUNNING);
-    }
-
-    @Override
-    public boolean isCancelled() {
-        return phase() >= INTERRUPTING;
-    }
-
-    @Override
-    public boolean isDone() {
-        // COMPLETING counts, as in FutureTask: the outcome is decided and being written, and a cancel that found it
-        // returned false, after which Future's contract has isDone() true. get() still waits for the outcome.
-        return phase() >= COMPLETING;
-    }
-
-    @Override
-    public V get() throws InterruptedException, ExecutionException {
-        int p = phase();
-        if (p < COMPLETED) {
-            p = awaitDone(false, 0L);
-        }
-        return report(p);
-    }
-
-    @Override
-    public V get(long timeout, TimeUnit unit) throws InterruptedException, ExecutionException, TimeoutException {
-        long nanos = unit.toNanos(timeout);
-        int p = phase();
-        if (p < COMPLETED && (p = awaitDone(true, nanos)) < COMPLETED) {
-            throw new TimeoutException("not done after " + timeout + " " + unit);
-        }
-        return report(p);
-    }
-
-    @SuppressWarnings("unchecked")
-    private V report(int p) throws ExecutionException {
-        if (p >= INTERRUPTING) {
-            throw new CancellationException("the timer was cancelled");
-        }
-        Object outcome = taskOrOutcome;
-        if (p == FAILED) {
-            throw new ExecutionException((Throwable) outcome);
-        }
-        return (V) outcome;
-    }
-
-    /** Blocks until done, interrupted or timed out; returns the phase seen last. */
-    private int awaitDone(boolean timed, long nanos) throws InterruptedException {
-        final long deadline = timed ? System.nanoTime() + nanos : 0L;
-        WaitNode q = null;
-        boolean queued = false;
-        for (;;) {
-            int p = phase();
-            if (p >= COMPLETED) {
-                // INTERRUPTING is done for get(): cancelled.
-                if (q != null) {
-                    q.thread = null;
-                }
-                return p;
-            }
-            if (Thread.interrupted()) {
-                if (q != null) {
-                    removeWaiter(q);
-                }
-                throw new InterruptedException();
-            }
-            if (q == null) {
-                if (timed && nanos <= 0L) {
-                    return p;
-                }
-                q = new WaitNode();
-            } else if (!queued) {
-                q.next = waiters;
-                queued = WAITERS.compareAndSet(this, q.next, q);
-            } else if (timed) {
-                long left = deadline - System.nanoTime();
-                if (left <= 0L) {
-                    removeWaiter(q);
-                    return phase();
-                }
-                LockSupport.parkNanos(this, left);
-            } else {
-                LockSupport.park(this);
-            }
-        }
-    }
-
-    /** Called after the terminal phase is stored: wakes every waiter. */
-    final void releaseWaiters() {
-        // Read first, so the common case (nobody waits) costs a load, not an atomic swap. Safe: the caller stored the
-        // terminal phase (volatile) before this volatile load, and a waiter's push (cas) comes before its own load
-        // of the phase, so if this load misses a push, that waiter's load sees the terminal phase and it never parks.
-        if (waiters == null) {
-            return;
-        }
-        WaitNode q = (WaitNode) WAITERS.getAndSet(this, (WaitNode) null);
-        while (q != null) {
-            Thread t = q.thread;
-            if (t != null) {
-                q.thread = null;
-                LockSupport.unpark(t);
-            }
-            q = q.next;
-        }
-    }
-
-    /** Unlinks a timed-out or interrupted waiter, so repeated timed gets on a long-lived timer do not pile up. */
-    private void removeWaiter(WaitNode node) {
-        node.thread = null;
-        retry:
-        for (;;) {
-            WaitNode pred = null;
-            WaitNode q = waiters;
-            while (q != null) {
-                WaitNode s = q.next;
-                if (q.thread != null) {
-                    pred = q;
-                } else if (pred != null) {
-                    pred.next = s;
-                    if (pred.thread == null) {
-                        continue retry;
-                    }
-                } else if (!WAITERS.compareAndSet(this, q, s)) {
-                    continue retry;
-                }
-                q = s;
-            }
-            return;
-        }
-    }
-
-    static final class WaitNode {
-        /** Set at creation; cleared (sv) by the waker or the waiter when it leaves. */
-        volatile Thread thread = Thread.currentThread();
-        /** Written before the cas that pushes this node; read after loading the stack head. */
-        volatile WaitNode next;
     }
 
     // ----------------------------------------------------------------------------------------------------------
