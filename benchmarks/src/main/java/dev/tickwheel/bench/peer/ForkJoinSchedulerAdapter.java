@@ -68,7 +68,7 @@ public final class ForkJoinSchedulerAdapter implements TimerAdapter {
 
     private static void requireSupported() {
         if (!supported()) {
-            throw new UnsupportedOperationException("the ForkJoinPool peers " + REQUIREMENT + "; this JVM is "
+            throw new UnsupportedOperationException("a ForkJoinPool peer " + REQUIREMENT + "; this JVM is "
                     + System.getProperty("java.version"));
         }
     }
