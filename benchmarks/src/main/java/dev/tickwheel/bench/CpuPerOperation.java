@@ -38,7 +38,7 @@ public final class CpuPerOperation {
             return;
         }
         List<Peer> peers = ChildJvm.peers(ChildJvm.arg(args, "--peers",
-                "TICKWHEEL,JDK_STPE,NETTY_1MS,NETTY_100MS,KAFKA,MPSC_FLOOR"));
+                "TICKWHEEL,JDK_STPE,JDK_FORKJOIN,JDK_FORKJOIN_COMMON,NETTY_1MS,NETTY_100MS,KAFKA,MPSC_FLOOR"));
         System.out.printf(Locale.ROOT, "%-28s %14s %14s %14s %18s%n", "peer (CPU ns per op)", "producer",
                 "timer threads", "total", "backlog drain ms");
         for (Map<String, String> r : runAll(peers, pending, warmup, rounds)) {
@@ -47,10 +47,14 @@ public final class CpuPerOperation {
         }
     }
 
-    /** Runs each peer in its own child JVM. */
+    /** Runs each peer in its own child JVM; a peer this JVM cannot run is skipped with a line saying so. */
     public static List<Map<String, String>> runAll(List<Peer> peers, int pending, int warmup, int rounds) {
         List<Map<String, String>> out = new ArrayList<>();
         for (Peer p : peers) {
+            if (!p.available()) {
+                System.out.println("CPU per schedule+cancel: " + p.skipNote());
+                continue;
+            }
             System.out.println("CPU per schedule+cancel: " + p + ", pending " + pending);
             out.addAll(ChildJvm.run(CpuPerOperation.class, List.of("--child", p.name(), "--pending", "" + pending,
                     "--warmup", "" + warmup, "--rounds", "" + rounds)));

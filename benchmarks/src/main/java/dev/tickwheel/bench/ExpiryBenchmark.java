@@ -30,7 +30,13 @@ import org.openjdk.jmh.infra.ThreadParams;
  *
  * <pre>
  * java -jar benchmarks/target/benchmarks.jar ExpiryBenchmark -foe true
+ * $JDK25/bin/java -jar benchmarks/target/benchmarks.jar ExpiryBenchmark -foe true -p peer=TICKWHEEL,JDK_STPE,JDK_FORKJOIN,JDK_FORKJOIN_COMMON
  * </pre>
+ *
+ * The JDK's ForkJoinPool peers ({@link Peer#JDK_FORKJOIN}, {@link Peer#JDK_FORKJOIN_COMMON}) need JDK 25, so they
+ * are not in the default {@code peer} list, which must run on JDK 17: on JDK 25, name them ({@code $JDK25} above is
+ * a JDK 25 home); the suite adds them itself. Named on an older JDK, they fail the trial at once,
+ * saying what they need.
  */
 @BenchmarkMode(Mode.SingleShotTime)
 @OutputTimeUnit(TimeUnit.MILLISECONDS)

@@ -43,7 +43,7 @@ public final class FiringLateness {
             return;
         }
         List<Peer> peers = ChildJvm.peers(ChildJvm.arg(args, "--peers",
-                "TICKWHEEL,TICKWHEEL_INLINE,JDK_STPE,NETTY_1MS,NETTY_100MS,KAFKA"));
+                "TICKWHEEL,TICKWHEEL_INLINE,JDK_STPE,JDK_FORKJOIN,JDK_FORKJOIN_COMMON,NETTY_1MS,NETTY_100MS,KAFKA"));
         List<Map<String, String>> results = runAll(peers, warmup, seconds);
         System.out.printf(Locale.ROOT, "%-28s %8s %10s %10s %10s %10s %7s %8s%n", "peer (lateness, ms)", "probes",
                 "p50", "p99", "p99.9", "max", "early", "missing");
@@ -54,11 +54,15 @@ public final class FiringLateness {
         }
     }
 
-    /** Runs each peer in its own child JVM. */
+    /** Runs each peer in its own child JVM; a peer this JVM cannot run is skipped with a line saying so. */
     public static List<Map<String, String>> runAll(List<Peer> peers, int warmup, int seconds) {
         List<Map<String, String>> out = new ArrayList<>();
         for (Peer p : peers) {
             if (!p.fires()) {
+                continue;
+            }
+            if (!p.available()) {
+                System.out.println("firing lateness: " + p.skipNote());
                 continue;
             }
             System.out.println("firing lateness: " + p + ", " + seconds + " s under load");

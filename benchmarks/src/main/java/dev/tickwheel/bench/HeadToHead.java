@@ -7,7 +7,9 @@ import java.io.IOException;
 /**
  * The README's head-to-head: about two minutes of short runs (one warm-up and one measured iteration per figure)
  * over the key scenarios, then a table of Tickwheel against each peer with ratios and the targets met or missed.
- * Short runs on shared cores move by tens of percent; {@link FullSuite} gives the figures to quote.
+ * Short runs on shared cores move by tens of percent; {@link FullSuite} gives the figures to quote. Run with a JDK 25
+ * {@code java}, it adds the JDK's ForkJoinPool peers (about two and a half minutes); before 25 a note says they
+ * were not run.
  *
  * <pre>
  * mvn -B -ntp -q -pl benchmarks -am package -DskipTests -Djcstress.skip=true

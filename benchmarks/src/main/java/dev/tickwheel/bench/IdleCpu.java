@@ -27,7 +27,8 @@ public final class IdleCpu {
     }
 
     public static void main(String[] args) {
-        String peersCsv = ChildJvm.arg(args, "--peers", "TICKWHEEL,JDK_STPE,NETTY_1MS,NETTY_100MS,KAFKA");
+        String peersCsv = ChildJvm.arg(args, "--peers",
+                "TICKWHEEL,JDK_STPE,JDK_FORKJOIN,JDK_FORKJOIN_COMMON,NETTY_1MS,NETTY_100MS,KAFKA");
         if (ChildJvm.arg(args, "--child", null) != null) {
             measure(ChildJvm.peers(peersCsv));
             return;
@@ -40,13 +41,18 @@ public final class IdleCpu {
         }
     }
 
-    /** Runs all peers in one child JVM. */
+    /** Runs all peers in one child JVM; a peer this JVM cannot run is skipped with a line saying so. */
     public static List<Map<String, String>> runAll(List<Peer> peers) {
         StringBuilder csv = new StringBuilder();
         for (Peer p : peers) {
-            if (p.fires()) {
+            if (!p.available()) {
+                System.out.println("idle CPU: " + p.skipNote());
+            } else if (p.fires()) {
                 csv.append(csv.length() == 0 ? "" : ",").append(p.name());
             }
+        }
+        if (csv.length() == 0) {
+            return List.of();
         }
         System.out.println("idle CPU: " + csv + ", " + WINDOW_MS + " ms");
         return ChildJvm.run(IdleCpu.class, List.of("--child", "true", "--peers", csv.toString()));

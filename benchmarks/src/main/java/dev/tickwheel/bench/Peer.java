@@ -1,6 +1,7 @@
 package dev.tickwheel.bench;
 
 import dev.tickwheel.WheelTimer;
+import dev.tickwheel.bench.peer.ForkJoinSchedulerAdapter;
 import dev.tickwheel.bench.peer.JdkSchedulerAdapter;
 import dev.tickwheel.bench.peer.KafkaTimerAdapter;
 import dev.tickwheel.bench.peer.MpscFloorAdapter;
@@ -11,6 +12,9 @@ import java.util.concurrent.TimeUnit;
 /**
  * The timers compared, as a JMH {@code @Param}: each constant builds one small adapter. Configurations are what a
  * user gets from each library's documented setup; none is tuned for these workloads.
+ *
+ * <p>A peer this JVM cannot run ({@link #available()} false: the ForkJoinPool peers before JDK 25) is left out of
+ * every run that lists it, with {@link #skipNote()} in place of its figures; its {@link #create()} throws.
  */
 public enum Peer {
     /** {@code WheelTimer.create()}: 1 ms tick, tasks on its own pool of max(2, CPUs) workers. */
@@ -52,6 +56,36 @@ public enum Peer {
         @Override
         public TimerAdapter create() {
             return new JdkSchedulerAdapter();
+        }
+    },
+    /**
+     * From JDK 25 on, a {@code new ForkJoinPool(1)} used as a {@code ScheduledExecutorService}: lock-free
+     * submission to one delay-scheduler thread over a heap, one worker running the due tasks. Skipped before 25.
+     */
+    JDK_FORKJOIN("JDK ForkJoinPool(1)", ForkJoinSchedulerAdapter.REQUIREMENT) {
+        @Override
+        public TimerAdapter create() {
+            return ForkJoinSchedulerAdapter.dedicated();
+        }
+
+        @Override
+        public boolean available() {
+            return ForkJoinSchedulerAdapter.supported();
+        }
+    },
+    /**
+     * From JDK 25 on, {@code ForkJoinPool.commonPool()} as a {@code ScheduledExecutorService}: what a user gets for
+     * free. It cannot be shut down, so closing the adapter leaves its threads and pending timers. Skipped before 25.
+     */
+    JDK_FORKJOIN_COMMON("JDK common pool", ForkJoinSchedulerAdapter.REQUIREMENT) {
+        @Override
+        public TimerAdapter create() {
+            return ForkJoinSchedulerAdapter.common();
+        }
+
+        @Override
+        public boolean available() {
+            return ForkJoinSchedulerAdapter.supported();
         }
     },
     /** Netty {@code HashedWheelTimer} with a 1 ms tick and its default 512 ticks per wheel. */
@@ -120,13 +154,34 @@ public enum Peer {
     };
 
     private final String label;
+    /** What the JVM needs to run it, or null if any JVM the benchmarks run on will do. */
+    private final String requirement;
 
     Peer(String label) {
-        this.label = label;
+        this(label, null);
     }
 
-    /** @return a started timer of this kind */
+    Peer(String label, String requirement) {
+        this.label = label;
+        this.requirement = requirement;
+    }
+
+    /**
+     * @return a started timer of this kind
+     * @throws UnsupportedOperationException if this JVM cannot run it ({@link #available()} is false)
+     */
     public abstract TimerAdapter create();
+
+    /** @return whether this JVM can run it: all can but the ForkJoinPool peers before JDK 25 */
+    public boolean available() {
+        return true;
+    }
+
+    /** @return the note that stands in for its figures in a run on a JVM that cannot run it */
+    public String skipNote() {
+        return label + " not run: " + (requirement == null ? "not available" : requirement) + "; this JVM is "
+                + System.getProperty("java.version");
+    }
 
     /** @return whether its timers ever run their task (the floor's do not) */
     public boolean fires() {

@@ -39,7 +39,7 @@ public final class RetainedMemory {
             return;
         }
         List<Peer> peers = ChildJvm.peers(ChildJvm.arg(args, "--peers",
-                "TICKWHEEL,JDK_STPE,NETTY_1MS,NETTY_100MS,KAFKA"));
+                "TICKWHEEL,JDK_STPE,JDK_FORKJOIN,JDK_FORKJOIN_COMMON,NETTY_1MS,NETTY_100MS,KAFKA"));
         List<Map<String, String>> results = runAll(peers, timers);
         System.out.printf(Locale.ROOT, "%-28s %22s %22s%n", "peer", "bytes/pending timer", "bytes left/cancelled");
         for (Map<String, String> r : results) {
@@ -48,12 +48,16 @@ public final class RetainedMemory {
         }
     }
 
-    /** Runs each peer in its own child JVM. */
+    /** Runs each peer in its own child JVM; a peer this JVM cannot run is skipped with a line saying so. */
     public static List<Map<String, String>> runAll(List<Peer> peers, int timers) {
         List<Map<String, String>> out = new ArrayList<>();
         for (Peer p : peers) {
             if (!p.fires()) {
                 continue; // the floor keeps nothing
+            }
+            if (!p.available()) {
+                System.out.println("retained memory: " + p.skipNote());
+                continue;
             }
             System.out.println("retained memory: " + p + ", " + timers + " timers");
             out.addAll(ChildJvm.run(RetainedMemory.class, List.of("--child", p.name(), "--timers", "" + timers)));

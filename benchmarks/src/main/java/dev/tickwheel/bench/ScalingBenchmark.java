@@ -25,6 +25,11 @@ import org.openjdk.jmh.annotations.Warmup;
  * java -jar benchmarks/target/benchmarks.jar ScalingBenchmark -foe true -rf json -rff benchmarks/results/scaling.json
  * java -cp benchmarks/target/benchmarks.jar dev.tickwheel.bench.report.ScalingChart benchmarks/results/scaling.json benchmarks/results/scaling.svg
  * </pre>
+ *
+ * The JDK's ForkJoinPool peers ({@link Peer#JDK_FORKJOIN}, {@link Peer#JDK_FORKJOIN_COMMON}) need JDK 25, so they
+ * are not in the default {@code peer} list, which must run on JDK 17: on JDK 25, name them with {@code -p peer=...}
+ * and a JDK 25 {@code java}; the suite adds them itself. Named on an older JDK, they fail the trial at once,
+ * saying what they need.
  */
 @BenchmarkMode(Mode.Throughput)
 @OutputTimeUnit(TimeUnit.MICROSECONDS)

@@ -157,6 +157,10 @@ public final class ScalingChart {
                 return "#ff9896";
             case JDK_STPE:
                 return "#1f77b4";
+            case JDK_FORKJOIN:
+                return "#17becf";
+            case JDK_FORKJOIN_COMMON:
+                return "#9edae5";
             case NETTY_1MS:
                 return "#2ca02c";
             case NETTY_100MS:

@@ -10,12 +10,16 @@ import java.util.Arrays;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
+import java.util.TreeSet;
+import java.util.function.Predicate;
 import org.openjdk.jmh.runner.options.TimeValue;
 
 /**
  * What a run measures and how long: the two presets, {@link #quick} for the head-to-head and {@link #full} for the
  * full suite, side by side, and the command-line options both take: {@code --out DIR} (JSON, SVG and results.md),
- * {@code --scenarios 1,2,...}, {@code --verbose} (JMH's own output).
+ * {@code --scenarios 1,2,...}, {@code --verbose} (JMH's own output). The peers are those this JVM can run: on JDK 25
+ * and later the JDK's ForkJoinPool peers run wherever its ScheduledThreadPoolExecutor does; before 25 they are left
+ * out and {@link #skipNotes()} says so.
  */
 public final class Settings {
     String name;
@@ -46,8 +50,13 @@ public final class Settings {
     String[] scalingPending;
     String[] wheelPending;
 
+    /** Listed peers this JVM cannot run (the ForkJoinPool peers before JDK 25), in {@link Peer} order. */
+    final Set<Peer> skipped = new TreeSet<>();
+    private final Predicate<Peer> available;
+
     /** Each line: the full suite's value, else the head-to-head's. */
-    private Settings(String[] args, boolean full) {
+    private Settings(String[] args, boolean full, Predicate<Peer> available) {
+        this.available = available;
         name = full ? "full suite (3 warm-up and 5 measured iterations of 1 s per throughput figure; 3 + 10 shots"
                 + " for expiry)" : "head-to-head (short run: 1 warm-up and 1 measured iteration of 1 s per figure,"
                 + " 1 + 1 shots for expiry, 2 s of lateness probes)";
@@ -68,35 +77,76 @@ public final class Settings {
         List<Peer> withTicks = new ArrayList<>(withInline);
         withTicks.add(1, Peer.TICKWHEEL_100US);
         withTicks.add(2, Peer.TICKWHEEL_100US_INLINE);
-        schedulePeers = full ? withFloor : timers;
+        schedulePeers = peers(full ? withFloor : timers);
         schedulePending = new String[] {"1000", "1000000"};
         scheduleMethods = full ? "oneProducer|twoProducers" : "oneProducer";
         cpuPending = full ? new String[] {"1000", "1000000"} : new String[] {"1000"};
         cpuWarmup = full ? 3 : 1;
         cpuRounds = full ? 5 : 2;
-        expiryPeers = full ? withInline
-                : List.of(Peer.TICKWHEEL, Peer.TICKWHEEL_INLINE, Peer.JDK_STPE, Peer.NETTY_1MS, Peer.KAFKA);
+        expiryPeers = peers(full ? withInline
+                : List.of(Peer.TICKWHEEL, Peer.TICKWHEEL_INLINE, Peer.JDK_STPE, Peer.NETTY_1MS, Peer.KAFKA));
         expiryMethods = full ? "oneProducer|twoProducers" : "oneProducer";
-        memoryPeers = full ? timers : List.of(Peer.TICKWHEEL, Peer.JDK_STPE, Peer.NETTY_1MS, Peer.KAFKA);
+        memoryPeers = peers(full ? timers : List.of(Peer.TICKWHEEL, Peer.JDK_STPE, Peer.NETTY_1MS, Peer.KAFKA));
         memoryTimers = 1_000_000;
-        latenessPeers = full ? withTicks : List.of(Peer.TICKWHEEL, Peer.JDK_STPE, Peer.NETTY_1MS, Peer.KAFKA);
+        latenessPeers = peers(full ? withTicks
+                : List.of(Peer.TICKWHEEL, Peer.JDK_STPE, Peer.NETTY_1MS, Peer.KAFKA));
         latenessWarmup = full ? 2 : 1;
         latenessSeconds = full ? 10 : 2;
-        idlePeers = full ? withInline : timers;
-        scalingPeers = full ? withFloor : List.of(Peer.TICKWHEEL, Peer.NETTY_1MS);
+        idlePeers = peers(full ? withInline : timers);
+        scalingPeers = peers(full ? withFloor : List.of(Peer.TICKWHEEL, Peer.NETTY_1MS));
         scalingPending = full ? new String[] {"1000", "100000", "1000000", "10000000"}
                 : new String[] {"1000", "1000000"};
         wheelPending = new String[] {"1000", "1000000"};
     }
 
-    /** The ~2 minute selection. */
+    /**
+     * The peers a scenario runs: the JDK's ForkJoinPool peers wherever its {@code ScheduledThreadPoolExecutor} is
+     * listed, since from JDK 25 on they are what a user gets from the JDK too; then only those this JVM can run, the
+     * others recorded in {@link #skipped}.
+     */
+    private List<Peer> peers(List<Peer> listed) {
+        List<Peer> out = new ArrayList<>();
+        for (Peer p : listed) {
+            List<Peer> expanded = p == Peer.JDK_STPE
+                    ? List.of(Peer.JDK_STPE, Peer.JDK_FORKJOIN, Peer.JDK_FORKJOIN_COMMON) : List.of(p);
+            for (Peer q : expanded) {
+                if (available.test(q)) {
+                    out.add(q);
+                } else {
+                    skipped.add(q);
+                }
+            }
+        }
+        return out;
+    }
+
+    /** @return one note per listed peer this JVM cannot run, to stand in for its figures */
+    List<String> skipNotes() {
+        List<String> notes = new ArrayList<>();
+        for (Peer p : skipped) {
+            notes.add(p.skipNote());
+        }
+        return notes;
+    }
+
+    /** The ~2 minute selection (2.5 on JDK 25, which adds the ForkJoinPool peers). */
     public static Settings quick(String[] args) {
-        return new Settings(args, false);
+        return quick(args, Peer::available);
     }
 
     /** Everything, with the benchmarks' own iteration counts. */
     public static Settings full(String[] args) {
-        return new Settings(args, true);
+        return full(args, Peer::available);
+    }
+
+    /** The head-to-head as on a JVM that can run exactly the peers {@code available} accepts. */
+    static Settings quick(String[] args, Predicate<Peer> available) {
+        return new Settings(args, false, available);
+    }
+
+    /** The full suite as on a JVM that can run exactly the peers {@code available} accepts. */
+    static Settings full(String[] args, Predicate<Peer> available) {
+        return new Settings(args, true, available);
     }
 
     /** @return how many benchmark methods the {@code a|b} pattern names */

@@ -12,7 +12,8 @@ import org.openjdk.jmh.runner.RunnerException;
  * {@link dev.tickwheel.bench.HeadToHead} runs a short selection with few iterations;
  * {@link dev.tickwheel.bench.FullSuite} runs everything with the benchmarks' own iteration counts and draws the
  * chart. The JMH scenarios run through JMH's API with the benchmarks' fixed-heap forks; the plain scenarios run in
- * child JVMs with the same flags. The options are {@link Settings}'.
+ * child JVMs with the same flags. The options are {@link Settings}'. A peer this JVM cannot run (the ForkJoinPool
+ * peers before JDK 25) has no column and a note instead.
  */
 public final class Suite {
     /** Every scenario, in the order a run takes them. */
@@ -31,6 +32,10 @@ public final class Suite {
         System.out.println(header);
         System.out.println();
         Results results = new Results();
+        for (String note : settings.skipNotes()) {
+            System.out.println(note);
+            results.note(note);
+        }
         JmhRunner jmh = new JmhRunner(settings);
         try {
             for (Scenario s : SCENARIOS) {
