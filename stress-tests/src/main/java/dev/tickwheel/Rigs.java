@@ -4,11 +4,12 @@ import java.util.concurrent.CancellationException;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Executor;
 import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
 
 /**
  * Builds the small timers the stress tests race on: manual drive (no owner thread: the actor that calls
- * {@link WheelTimer#step()} is the owner for that sample), a {@link ManualClock} at 0 with the default 1 ms tick,
- * and a small owner batch so that each jcstress state stays cheap to allocate.
+ * {@link WheelTimer#step()} is the owner for that sample), a {@link ManualClock} at 0 with a 1 ms tick (the tests'
+ * delays are whole milliseconds), and a small owner batch so that each jcstress state stays cheap to allocate.
  */
 final class Rigs {
 
@@ -32,12 +33,31 @@ final class Rigs {
 
     /** A manually driven timer that hands each due task to {@code executor} from inside {@code step()}. */
     static WheelTimer on(ManualClock clock, Executor executor) {
-        return WheelTimer.builder().timeSource(clock).manualDrive().ownerBatch(BATCH).executor(executor).build();
+        return WheelTimer.builder().timeSource(clock).tick(1, TimeUnit.MILLISECONDS).manualDrive().ownerBatch(BATCH)
+                .executor(executor).build();
     }
 
     /** A manually driven timer that runs tasks on the owner (the stepping thread), which clears their interrupts. */
     static WheelTimer onOwner(ManualClock clock) {
-        return WheelTimer.builder().timeSource(clock).manualDrive().ownerBatch(BATCH).runTasksOnOwnerThread().build();
+        return WheelTimer.builder().timeSource(clock).tick(1, TimeUnit.MILLISECONDS).manualDrive().ownerBatch(BATCH)
+                .runTasksOnOwnerThread().build();
+    }
+
+    /** A due one-shot timer as the owner hands it to a pool (NEW, out of the wheel), whose task does nothing. */
+    static ScheduledTimer<?> handedOff() {
+        return handedOff(() -> { });
+    }
+
+    /** A due one-shot timer running {@code task}, as the owner hands it to a pool: NEW, out of the wheel. */
+    static ScheduledTimer<?> handedOff(Runnable task) {
+        ScheduledTimer<?>[] out = new ScheduledTimer<?>[1];
+        WheelTimer timer = on(new ManualClock(), r -> out[0] = (ScheduledTimer<?>) r);
+        timer.schedule(task, 0, TimeUnit.MILLISECONDS);
+        OwnerLoop.of(timer).step();
+        if (out[0] == null) {
+            throw new IllegalStateException("the step handed nothing off");
+        }
+        return out[0];
     }
 
     /**

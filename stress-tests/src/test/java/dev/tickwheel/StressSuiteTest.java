@@ -50,7 +50,9 @@ class StressSuiteTest {
             "dev.tickwheel.CancelInterruptVsRunStart",
             "dev.tickwheel.PeriodicCancelInterruptVsRunStart",
             "dev.tickwheel.ShutdownVsPeriodicRunStart",
-            "dev.tickwheel.RevokeVsPark");
+            "dev.tickwheel.RevokeVsPark",
+            "dev.tickwheel.WakeVsPark",
+            "dev.tickwheel.TakeVsHandBack");
 
     /** Deliberately broken variants: in the jar, never in the CI run. */
     static final Set<String> BROKEN_TESTS = Set.of("dev.tickwheel.BrokenCancelVsFire");

@@ -161,19 +161,26 @@ final class OwnerLoop {
     }
 
     private void dispatchDue() {
-        for (int i = 0; i < dueCount; i++) {
-            ScheduledTimer<?> t = due[i];
-            if (t != null && port.runState() >= CommandPort.STOP) {
-                return; // shutdownNow: the next step's stopNow hands the rest back (it skips the nulled entries)
+        long before = fired;
+        try {
+            for (int i = 0; i < dueCount; i++) {
+                ScheduledTimer<?> t = due[i];
+                if (t != null && port.runState() >= CommandPort.STOP) {
+                    return; // shutdownNow: the next step's stopNow hands the rest back (it skips the nulled entries)
+                }
+                due[i] = null;
+                if (t == null || t.phase() != ScheduledTimer.NEW) {
+                    continue; // cancelled, not yet reaped
+                }
+                fired++;
+                dispatch.dispatch(t);
             }
-            due[i] = null;
-            if (t == null || t.phase() != ScheduledTimer.NEW) {
-                continue; // cancelled, not yet reaped
+            dueCount = 0;
+        } finally {
+            if (fired != before) {
+                dispatch.afterBatch(); // one wake-up per batch, not per timer
             }
-            fired++;
-            dispatch.dispatch(t);
         }
-        dueCount = 0;
     }
 
     /** Plans a park until the next event, re-checks the queues (the Dekker handshake), then parks. */

@@ -1,0 +1,158 @@
+package dev.tickwheel;
+
+import static dev.tickwheel.FaultThreads.awaitCondition;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicIntegerArray;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The default pool ({@link WorkerPool}) through the public API: bursts run every timer once on at most the pool's
+ * workers, workers start on demand, park when idle and are woken for the next timer, and shutdownNow hands back
+ * what no worker took while interrupting what runs. The lost wake-up and the take/hand-back race themselves are
+ * jcstress tests (WakeVsPark, TakeVsHandBack).
+ */
+class WorkerPoolTest {
+
+    @Test
+    void aBurstFromTwoProducersRunsEveryTimerOnceOnAtMostThePoolsWorkers() throws Exception {
+        FaultThreads threads = new FaultThreads("pool-burst");
+        int n = 20_000;
+        AtomicIntegerArray runs = new AtomicIntegerArray(n);
+        Set<Thread> ranOn = ConcurrentHashMap.newKeySet();
+        CountDownLatch all = new CountDownLatch(n);
+        try (WheelTimer timer = WheelTimer.builder().threadFactory(threads).workerThreads(3).build()) {
+            List<Thread> producers = new ArrayList<>();
+            for (int p = 0; p < 2; p++) {
+                int from = p * n / 2;
+                Thread t = new Thread(() -> {
+                    for (int i = from; i < from + n / 2; i++) {
+                        int index = i;
+                        timer.schedule(() -> {
+                            runs.incrementAndGet(index);
+                            ranOn.add(Thread.currentThread());
+                            all.countDown();
+                        }, i % 4, TimeUnit.MILLISECONDS);
+                    }
+                });
+                producers.add(t);
+                t.start();
+            }
+            for (Thread t : producers) {
+                t.join();
+            }
+            assertTrue(all.await(30, TimeUnit.SECONDS), "every timer ran");
+            for (int i = 0; i < n; i++) {
+                assertEquals(1, runs.get(i), "runs of timer " + i);
+            }
+            assertTrue(ranOn.size() <= 3, "at most the pool's 3 workers ran tasks: " + ranOn);
+            assertFalse(ranOn.contains(threads.owner()), "no task ran on the owner");
+            assertEquals(4, threads.created.size(), "the owner and 3 workers, no more: " + threads.created);
+        }
+        assertTrue(threads.uncaught.isEmpty(), () -> "nothing escaped: " + threads.uncaught);
+    }
+
+    @Test
+    void workersStartOnDemandOnePerHandOffUntilThePoolIsFull() throws Exception {
+        FaultThreads threads = new FaultThreads("pool-demand");
+        try (WheelTimer timer = WheelTimer.builder().threadFactory(threads).workerThreads(4).build()) {
+            assertEquals(1, threads.created.size(), "build() makes the owner only");
+            for (int i = 1; i <= 20; i++) {
+                timer.schedule(() -> { }, 0, TimeUnit.MILLISECONDS).get(30, TimeUnit.SECONDS);
+                // As the JDK's fixed pool: each hand-off starts a worker until there are workerThreads() of them.
+                assertEquals(1 + Math.min(i, 4), threads.created.size(), "threads after " + i + " hand-offs");
+            }
+        }
+    }
+
+    /** Each timer is scheduled only once every worker is parked: the owner must wake one, 200 times over. */
+    @Test
+    void parkedWorkersAreWokenForEveryTimer() throws Exception {
+        FaultThreads threads = new FaultThreads("pool-wake");
+        try (WheelTimer timer = WheelTimer.builder().threadFactory(threads).workerThreads(2).build()) {
+            for (int i = 0; i < 200; i++) {
+                ScheduledFuture<Thread> f = timer.schedule(Thread::currentThread, i % 3, TimeUnit.MILLISECONDS);
+                Thread worker = f.get(30, TimeUnit.SECONDS);
+                awaitCondition("worker " + worker.getName() + " parked", () ->
+                        worker.getState() == Thread.State.WAITING);
+            }
+        }
+    }
+
+    @Test
+    void shutdownNowHandsBackWhatNoWorkerTookAndInterruptsTheRunningTask() throws Exception {
+        FaultThreads threads = new FaultThreads("pool-stop");
+        WheelTimer timer = WheelTimer.builder().threadFactory(threads).workerThreads(1).build();
+        CountDownLatch running = new CountDownLatch(1);
+        AtomicBoolean interrupted = new AtomicBoolean();
+        timer.schedule(() -> {
+            running.countDown();
+            try {
+                new CountDownLatch(1).await();
+            } catch (InterruptedException e) {
+                interrupted.set(true);
+            }
+        }, 0, TimeUnit.MILLISECONDS);
+        assertTrue(running.await(30, TimeUnit.SECONDS));
+        int queued = 50;
+        AtomicIntegerArray runs = new AtomicIntegerArray(queued);
+        for (int i = 0; i < queued; i++) {
+            int index = i;
+            timer.schedule(() -> runs.incrementAndGet(index), 0, TimeUnit.MILLISECONDS);
+        }
+        awaitCondition("every timer handed to the pool", () -> timer.metrics().fired() == queued + 1);
+        List<Runnable> back = timer.shutdownNow();
+        assertEquals(queued, back.size(), "every timer no worker took is handed back");
+        assertTrue(timer.awaitTermination(30, TimeUnit.SECONDS));
+        assertTrue(interrupted.get(), "the running task was interrupted");
+        for (int i = 0; i < queued; i++) {
+            assertEquals(0, runs.get(i), "a handed-back timer did not run: " + i);
+        }
+        for (Runnable r : back) {
+            r.run(); // the caller's to run, once
+        }
+        for (int i = 0; i < queued; i++) {
+            assertEquals(1, runs.get(i), "ran once by its new owner: " + i);
+        }
+        assertEquals(0, timer.metrics().pending());
+    }
+
+    @Test
+    void shutdownLetsWorkersFinishTheQueueThenTerminates() throws Exception {
+        FaultThreads threads = new FaultThreads("pool-drain");
+        WheelTimer timer = WheelTimer.builder().threadFactory(threads).workerThreads(1).build();
+        CountDownLatch release = new CountDownLatch(1);
+        timer.schedule(() -> {
+            release.await();
+            return null;
+        }, 0, TimeUnit.MILLISECONDS);
+        int queued = 100;
+        AtomicIntegerArray runs = new AtomicIntegerArray(queued);
+        for (int i = 0; i < queued; i++) {
+            int index = i;
+            timer.schedule(() -> runs.incrementAndGet(index), 0, TimeUnit.MILLISECONDS);
+        }
+        awaitCondition("every timer handed to the pool", () -> timer.metrics().fired() == queued + 1);
+        timer.shutdown();
+        assertFalse(timer.awaitTermination(20, TimeUnit.MILLISECONDS), "a worker is still blocked");
+        release.countDown();
+        assertTrue(timer.awaitTermination(30, TimeUnit.SECONDS));
+        for (int i = 0; i < queued; i++) {
+            assertEquals(1, runs.get(i), "queued timer " + i + " ran after shutdown()");
+        }
+        for (Thread t : threads.created) {
+            t.join(TimeUnit.SECONDS.toMillis(30));
+            assertFalse(t.isAlive(), t.getName() + " exited");
+        }
+    }
+}
