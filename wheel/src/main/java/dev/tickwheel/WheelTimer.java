@@ -27,7 +27,7 @@ import java.util.concurrent.atomic.AtomicInteger;
  * <h2>Guarantees</h2>
  * <ul>
  *   <li><b>Never early.</b> A task runs no earlier than its delay after {@code schedule} was called, measured by
- *   the time source ({@link System#nanoTime()} by default). It normally runs within one tick of that (1 ms by
+ *   the time source ({@link System#nanoTime()} by default). It normally runs within one tick of that (1 µs by
  *   default), plus the owner thread's wake-up latency and the time the worker pool takes to reach it. Delays are
  *   rounded up to whole ticks; {@link ScheduledFuture#getDelay} reports that rounded deadline.</li>
  *   <li><b>Cancel</b> keeps {@link java.util.concurrent.FutureTask}'s contract, as the JDK's executor does:
@@ -87,8 +87,12 @@ import java.util.concurrent.atomic.AtomicInteger;
  */
 public final class WheelTimer extends CommandPort implements ScheduledExecutorService, AutoCloseable {
 
-    /** The default tick: 1 ms. */
-    public static final long DEFAULT_TICK_NANOS = TimeUnit.MILLISECONDS.toNanos(1);
+    /**
+     * The default tick: 1 µs, so that deadlines round up by at most a microsecond and tasks fire about as late as
+     * the JDK's executor fires them (a 1 ms tick adds up to a millisecond; see the README's configuration section
+     * for when a coarser tick pays: mass expiry at a high rate).
+     */
+    public static final long DEFAULT_TICK_NANOS = TimeUnit.MICROSECONDS.toNanos(1);
 
     /** The smallest tick: 1 µs. Finer ticks only add owner work; no clock is that steady. */
     public static final long MIN_TICK_NANOS = TimeUnit.MICROSECONDS.toNanos(1);
@@ -124,7 +128,7 @@ public final class WheelTimer extends CommandPort implements ScheduledExecutorSe
     }
 
     /**
-     * @return a timer with the defaults: 1 ms tick, its own pool of up to max(2, CPUs) non-daemon workers started
+     * @return a timer with the defaults: 1 µs tick, its own pool of up to max(2, CPUs) non-daemon workers started
      *         on demand, no limit. Like the JDK's executor, it starts no thread until the first task, and from then
      *         on keeps the JVM alive until it is shut down
      */
@@ -351,7 +355,7 @@ public final class WheelTimer extends CommandPort implements ScheduledExecutorSe
         }
 
         /**
-         * The tick: timers are due at tick boundaries, so a task runs up to one tick after its delay. Default 1 ms.
+         * The tick: timers are due at tick boundaries, so a task runs up to one tick after its delay. Default 1 µs.
          *
          * @param duration the tick length, positive
          * @param unit the unit of duration

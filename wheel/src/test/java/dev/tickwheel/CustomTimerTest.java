@@ -31,7 +31,8 @@ import org.junit.jupiter.api.Test;
  */
 class CustomTimerTest {
 
-    private static final long TICK = WheelTimer.DEFAULT_TICK_NANOS;
+    /** The tests' keys and deadlines are in whole milliseconds: a 1 ms tick, not the default. */
+    private static final long TICK = TimeUnit.MILLISECONDS.toNanos(1);
 
     /** A custom timer as an adapter would write one: a field of its own, and a task that records what it sees. */
     static final class Probe extends CustomTimer {
@@ -69,7 +70,7 @@ class CustomTimerTest {
     }
 
     private static WheelTimer manualTimer(ManualTimeSource clock) {
-        return WheelTimer.builder().timeSource(clock).manualDrive().executor(Runnable::run).build();
+        return WheelTimer.builder().tick(TICK, NANOSECONDS).timeSource(clock).manualDrive().executor(Runnable::run).build();
     }
 
     @Test
@@ -191,7 +192,7 @@ class CustomTimerTest {
     @Test
     void countsAgainstMaxPendingAndAcceptsTheLongestDelays() {
         ManualTimeSource clock = new ManualTimeSource();
-        WheelTimer t = WheelTimer.builder().timeSource(clock).manualDrive().executor(Runnable::run).maxPending(2)
+        WheelTimer t = WheelTimer.builder().tick(TICK, NANOSECONDS).timeSource(clock).manualDrive().executor(Runnable::run).maxPending(2)
                 .build();
         Probe nanos = new Probe(t, clock);
         nanos.start(Long.MAX_VALUE, NANOSECONDS);

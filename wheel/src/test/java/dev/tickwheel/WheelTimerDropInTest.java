@@ -33,8 +33,10 @@ class WheelTimerDropInTest {
     private static final long LONG_WAIT_SECONDS = 30;
 
     /** A manual-drive timer whose due tasks are handed to {@code handedOff}, to be run by the test (a pool worker). */
+    /** A manual timer with a 1 ms tick (the keys below are in ms) that collects what it hands off. */
     private static WheelTimer capturing(ManualTimeSource clock, List<Runnable> handedOff, int batch) {
-        return WheelTimer.builder().timeSource(clock).manualDrive().ownerBatch(batch).executor(handedOff::add).build();
+        return WheelTimer.builder().timeSource(clock).tick(1, MILLISECONDS).manualDrive().ownerBatch(batch)
+                .executor(handedOff::add).build();
     }
 
     // ==========================================================================================================
@@ -187,7 +189,7 @@ class WheelTimerDropInTest {
     @Test
     void theBackOffForAStuckProducerIsCappedWellBelowACoarseTick() {
         assertEquals(OwnerLoop.MID_OFFER_BACKOFF_NANOS, OwnerLoop.midOfferBackoffNanos(SECONDS.toNanos(1)));
-        assertEquals(OwnerLoop.MID_OFFER_BACKOFF_NANOS, OwnerLoop.midOfferBackoffNanos(WheelTimer.DEFAULT_TICK_NANOS));
+        assertEquals(OwnerLoop.MID_OFFER_BACKOFF_NANOS, OwnerLoop.midOfferBackoffNanos(MILLISECONDS.toNanos(1)));
         assertEquals(WheelTimer.MIN_TICK_NANOS, OwnerLoop.midOfferBackoffNanos(WheelTimer.MIN_TICK_NANOS));
         assertTrue(OwnerLoop.MID_OFFER_BACKOFF_NANOS <= MILLISECONDS.toNanos(1) / 10);
     }

@@ -32,21 +32,22 @@ import org.junit.jupiter.params.provider.MethodSource;
  * thread, the test thread steps the owner ({@code step()}, {@code planPark()}) and tasks run inside the step on a
  * direct executor. No sleeps, no timing; every assertion is about which step fires what.
  *
- * <p>With the default 1 ms tick and an origin at the clock's reading when the timer is built, a timer scheduled at
+ * <p>With a 1 ms tick and an origin at the clock's reading when the timer is built, a timer scheduled at
  * elapsed time {@code s} with delay {@code d} is due at tick {@code ceil((s + d) / tick)}, and fires at the first
  * step whose clock is at or past that tick's start.
  */
 class WheelTimerManualClockTest {
 
-    private static final long TICK = WheelTimer.DEFAULT_TICK_NANOS;
+    /** The tests' keys and deadlines are in whole milliseconds: a 1 ms tick, not the default. */
+    private static final long TICK = TimeUnit.MILLISECONDS.toNanos(1);
 
     /** A manually driven timer whose tasks run inside {@code step()} on the calling thread. */
     private static WheelTimer manualTimer(ManualTimeSource clock) {
-        return WheelTimer.builder().timeSource(clock).manualDrive().executor(Runnable::run).build();
+        return WheelTimer.builder().tick(TICK, NANOSECONDS).timeSource(clock).manualDrive().executor(Runnable::run).build();
     }
 
     private static WheelTimer manualTimer(ManualTimeSource clock, int batch) {
-        return WheelTimer.builder().timeSource(clock).manualDrive().executor(Runnable::run).ownerBatch(batch).build();
+        return WheelTimer.builder().tick(TICK, NANOSECONDS).timeSource(clock).manualDrive().executor(Runnable::run).ownerBatch(batch).build();
     }
 
     private static long key(ScheduledFuture<?> f) {
@@ -214,7 +215,7 @@ class WheelTimerManualClockTest {
         assertEquals(0, Long.MAX_VALUE % tick);
         long start = -42L;
         ManualTimeSource clock = new ManualTimeSource(start);
-        WheelTimer t = WheelTimer.builder().timeSource(clock).manualDrive().executor(Runnable::run)
+        WheelTimer t = WheelTimer.builder().tick(TICK, NANOSECONDS).timeSource(clock).manualDrive().executor(Runnable::run)
                 .tick(tick, NANOSECONDS).build();
         AtomicInteger runs = new AtomicInteger();
         t.schedule(runs::incrementAndGet, Long.MAX_VALUE, NANOSECONDS);
@@ -913,7 +914,7 @@ class WheelTimerManualClockTest {
     @Test
     void metricsCountPendingScheduledFiredCancelledAndRejected() {
         ManualTimeSource clock = new ManualTimeSource();
-        WheelTimer t = WheelTimer.builder().timeSource(clock).manualDrive().executor(Runnable::run).maxPending(3)
+        WheelTimer t = WheelTimer.builder().tick(TICK, NANOSECONDS).timeSource(clock).manualDrive().executor(Runnable::run).maxPending(3)
                 .build();
         t.schedule(() -> { }, 5, TimeUnit.MILLISECONDS);
         ScheduledFuture<?> ten = t.schedule(() -> { }, 10, TimeUnit.MILLISECONDS);

@@ -73,6 +73,12 @@ import java.util.concurrent.atomic.AtomicInteger;
  */
 public final class NettyWheelTimer implements Timer {
 
+    /**
+     * The adapter's default tick: 1 ms, as a {@code HashedWheelTimer} user tunes it for timeouts (the
+     * {@link WheelTimer}'s own default is finer, for the JDK's lateness; Netty's timeouts favour throughput).
+     */
+    public static final long DEFAULT_TICK_NANOS = TimeUnit.MILLISECONDS.toNanos(1);
+
     /** The timer underneath. Final. */
     private final WheelTimer wheel;
     /** Netty's limit as given (0 or less: none), for the rejection's message. Final. */
@@ -237,7 +243,7 @@ public final class NettyWheelTimer implements Timer {
      * {@link #runTasksOnTimerThread}, {@link #taskExecutor}) are alternatives: the last one set wins.
      */
     public static final class Builder {
-        private long tickNanos = WheelTimer.DEFAULT_TICK_NANOS;
+        private long tickNanos = DEFAULT_TICK_NANOS;
         private int workers;
         private boolean onTimerThread;
         private Executor taskExecutor;
