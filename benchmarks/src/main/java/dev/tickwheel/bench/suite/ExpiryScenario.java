@@ -2,12 +2,14 @@ package dev.tickwheel.bench.suite;
 
 import dev.tickwheel.bench.ExpiryBenchmark;
 import java.util.Map;
+import org.openjdk.jmh.results.Result;
 import org.openjdk.jmh.results.RunResult;
 import org.openjdk.jmh.runner.RunnerException;
 
 /**
  * Scenario 2 through JMH ({@link ExpiryBenchmark}, single shots): 1M timers due within 100 ms, as millions of fires
- * per second, for each producer count.
+ * per second, for each producer count, and the bytes allocated per fired timer (JMH's GC profiler: all threads'
+ * allocation over the shot, divided by the timers).
  */
 final class ExpiryScenario extends Scenario {
     ExpiryScenario() {
@@ -17,11 +19,17 @@ final class ExpiryScenario extends Scenario {
     @Override
     void run(Settings s, JmhRunner jmh, Results results) throws RunnerException {
         for (RunResult r : jmh.run("expiry", ExpiryBenchmark.class, s.expiryMethods,
-                Map.of("peer", JmhRunner.names(s.expiryPeers)), false, true)) {
+                Map.of("peer", JmhRunner.names(s.expiryPeers)), true, true)) {
             int threads = r.getParams().getThreads();
             double ms = r.getPrimaryResult().getScore();
-            results.row(Metric.EXPIRY, 0, threads, "expiry, 1M timers due within 100 ms, " + Format.producers(threads))
+            String producers = Format.producers(threads);
+            results.row(Metric.EXPIRY, 0, threads, "expiry, 1M timers due within 100 ms, " + producers)
                     .put(JmhRunner.peer(r), ExpiryBenchmark.TIMERS / (ms / 1000.0) / 1e6);
+            Result<?> alloc = r.getSecondaryResults().get("gc.alloc.rate.norm");
+            if (alloc != null) {
+                results.row(Metric.FIRE_ALLOCATION, 0, threads, "allocated per fired timer (expiry), " + producers)
+                        .put(JmhRunner.peer(r), alloc.getScore() / ExpiryBenchmark.TIMERS);
+            }
         }
     }
 }

@@ -13,6 +13,8 @@ enum Metric {
     CPU("ns", false),
     /** Scenario 2: million fires per second, 1M timers due within 100 ms. */
     EXPIRY("M fires/s", true),
+    /** Scenario 2: bytes allocated per fired timer, all threads (JMH's GC profiler over the shot, per timer). */
+    FIRE_ALLOCATION("B", false),
     /** Scenario 3: heap bytes retained per pending timer. */
     RETAINED("B", false),
     /** Scenario 3: heap bytes left per timer once all are cancelled. */

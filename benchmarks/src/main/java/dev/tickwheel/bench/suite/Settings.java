@@ -75,16 +75,17 @@ public final class Settings {
         List<Peer> withInline = List.of(Peer.TICKWHEEL, Peer.TICKWHEEL_INLINE, Peer.JDK_STPE, Peer.NETTY_1MS,
                 Peer.NETTY_100MS, Peer.KAFKA);
         List<Peer> withTicks = new ArrayList<>(withInline);
-        withTicks.add(1, Peer.TICKWHEEL_100US);
-        withTicks.add(2, Peer.TICKWHEEL_100US_INLINE);
+        withTicks.add(2, Peer.TICKWHEEL_1MS);
+        withTicks.add(3, Peer.TICKWHEEL_1MS_INLINE);
         schedulePeers = peers(full ? withFloor : timers);
         schedulePending = new String[] {"1000", "1000000"};
         scheduleMethods = full ? "oneProducer|twoProducers" : "oneProducer";
         cpuPending = full ? new String[] {"1000", "1000000"} : new String[] {"1000"};
         cpuWarmup = full ? 3 : 1;
         cpuRounds = full ? 5 : 2;
-        expiryPeers = peers(full ? withInline
-                : List.of(Peer.TICKWHEEL, Peer.TICKWHEEL_INLINE, Peer.JDK_STPE, Peer.NETTY_1MS, Peer.KAFKA));
+        expiryPeers = peers(full ? withTicks
+                : List.of(Peer.TICKWHEEL, Peer.TICKWHEEL_INLINE, Peer.TICKWHEEL_1MS, Peer.JDK_STPE, Peer.NETTY_1MS,
+                        Peer.KAFKA));
         expiryMethods = full ? "oneProducer|twoProducers" : "oneProducer";
         memoryPeers = peers(full ? timers : List.of(Peer.TICKWHEEL, Peer.JDK_STPE, Peer.NETTY_1MS, Peer.KAFKA));
         memoryTimers = 1_000_000;

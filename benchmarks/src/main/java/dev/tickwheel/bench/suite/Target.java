@@ -13,12 +13,20 @@ enum Target {
     THROUGHPUT_VS_NETTY_1MS(2, Peer.NETTY_1MS, Metric.SCHEDULE_CANCEL, Metric.EXPIRY),
     /** The same against Netty 100 ms. */
     THROUGHPUT_VS_NETTY_100MS(2, Peer.NETTY_100MS, Metric.SCHEDULE_CANCEL, Metric.EXPIRY),
+    /** Issue 12: expiry with the default pool at least this many times Netty 1 ms's, with 1 and 2 producers. */
+    EXPIRY_VS_NETTY_1MS(2, Peer.NETTY_1MS, Metric.EXPIRY),
+    /** Issue 12: CPU per schedule + cancel (all threads) at most this fraction of Netty 1 ms's, at every P. */
+    CPU_VS_NETTY_1MS(0.5, Peer.NETTY_1MS, Metric.CPU),
     /** At most this many bytes allocated per schedule + cancel, at every P and thread count. */
     ALLOCATION(48, null, Metric.ALLOCATION),
+    /** Issue 12: at most this many bytes allocated per fired timer (the timer itself included), default pool. */
+    FIRE_ALLOCATION(48, null, Metric.FIRE_ALLOCATION),
     /** At most this many bytes retained per pending timer. */
     RETAINED(48, null, Metric.RETAINED),
     /** At most this many early fires, over every Tickwheel configuration measured. */
     EARLY_FIRES(0, null, Metric.EARLY_FIRES),
+    /** Issue 12: lateness p50 at most this many times the JDK's. */
+    LATENESS_P50_VS_JDK(1, Peer.JDK_STPE, Metric.LATENESS_P50),
     /** Lateness p99 at most this many times the JDK's. */
     LATENESS_P99_VS_JDK(1, Peer.JDK_STPE, Metric.LATENESS_P99),
     /** At most this many ms of CPU in the idle window. */

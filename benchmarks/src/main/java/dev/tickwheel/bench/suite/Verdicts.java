@@ -4,6 +4,7 @@ import static dev.tickwheel.bench.suite.Format.figure;
 import static dev.tickwheel.bench.suite.Format.limit;
 import static dev.tickwheel.bench.suite.Format.ratio;
 
+import dev.tickwheel.bench.ExpiryBenchmark;
 import dev.tickwheel.bench.Peer;
 import dev.tickwheel.bench.WheelKind;
 import dev.tickwheel.bench.report.ScalingChart;
@@ -41,7 +42,7 @@ final class Verdicts {
     }
 
     private static final List<Peer> TICKWHEELS = List.of(Peer.TICKWHEEL, Peer.TICKWHEEL_INLINE,
-            Peer.TICKWHEEL_100US, Peer.TICKWHEEL_100US_INLINE);
+            Peer.TICKWHEEL_1MS, Peer.TICKWHEEL_1MS_INLINE);
     private static final String NO_TICKWHEEL = "no Tickwheel figure";
 
     private final Results results;
@@ -54,16 +55,22 @@ final class Verdicts {
     /** @return the verdicts and context lines, in the order the report lists them */
     static List<Verdict> judge(Results results) {
         Verdicts v = new Verdicts(results);
-        v.throughput(Target.THROUGHPUT_VS_NETTY_1MS);
-        v.throughput(Target.THROUGHPUT_VS_NETTY_100MS);
+        v.throughput(Target.THROUGHPUT_VS_NETTY_1MS, "in scenarios 1 and 2");
+        v.throughput(Target.THROUGHPUT_VS_NETTY_100MS, "in scenarios 1 and 2");
         v.cpuContext();
         v.expiryContext();
-        v.allocation();
+        v.throughput(Target.EXPIRY_VS_NETTY_1MS, "in expiry, default pool");
+        v.expiryCeiling();
+        v.cpuVsNetty();
+        v.highest(Target.ALLOCATION, "allocation <= " + limit(Target.ALLOCATION.limit()) + " B per schedule+cancel");
+        v.highest(Target.FIRE_ALLOCATION, "allocation <= " + limit(Target.FIRE_ALLOCATION.limit())
+                + " B per fired timer (the timer included), default pool");
         v.atMost(Target.RETAINED, row -> "retained <= " + limit(Target.RETAINED.limit()) + " B per pending timer",
                 tw -> figure(tw) + " B (after cancelling all: "
                         + figure(results.value(Metric.LEFT_AFTER_CANCEL, Peer.TICKWHEEL)) + " B per timer left)");
         v.earlyFires();
-        v.latenessP99();
+        v.lateness(Target.LATENESS_P50_VS_JDK, "p50");
+        v.lateness(Target.LATENESS_P99_VS_JDK, "p99");
         v.atMost(Target.IDLE_CPU, row -> "idle CPU <= " + limit(Target.IDLE_CPU.limit()) + " ms in 5 s",
                 tw -> figure(tw) + " ms (Netty 1 ms: " + figure(results.value(Metric.IDLE_CPU, Peer.NETTY_1MS))
                         + " ms)");
@@ -83,9 +90,9 @@ final class Verdicts {
     }
 
     /** Throughput at least the limit times the Netty peer's, over every figure both have. */
-    private void throughput(Target t) {
+    private void throughput(Target t, String where) {
         Peer netty = t.versus();
-        String claim = "throughput >= " + limit(t.limit()) + "x " + netty.label() + " in scenarios 1 and 2";
+        String claim = "throughput >= " + limit(t.limit()) + "x " + netty.label() + " " + where;
         String worst = null;
         double min = Double.POSITIVE_INFINITY;
         int n = 0;
@@ -136,10 +143,69 @@ final class Verdicts {
         }
     }
 
-    /** The most Tickwheel allocates per schedule + cancel, over every P and thread count. */
-    private void allocation() {
-        Target t = Target.ALLOCATION;
-        String claim = "allocation <= " + limit(t.limit()) + " B per schedule+cancel";
+    /**
+     * The expiry shot's physical limit, filed under the expiry target: its timers' delays reach {@code WINDOW_MS - 1}
+     * ms, so no timer that never fires early ends a shot sooner, whatever its speed.
+     */
+    private void expiryCeiling() {
+        Target t = Target.EXPIRY_VS_NETTY_1MS;
+        double ceiling = ExpiryBenchmark.TIMERS / ((ExpiryBenchmark.WINDOW_MS - 1) / 1000.0) / 1e6;
+        for (Row r : results.rows(t.metrics())) {
+            Double netty = r.value(t.versus());
+            if (netty != null) {
+                out.add(new Verdict(t, Outcome.CONTEXT, "(the limit, " + r.label().replace("expiry, ", "") + ": a "
+                        + "shot lasts at least its longest delay, " + (ExpiryBenchmark.WINDOW_MS - 1) + " ms, so no "
+                        + "timer exceeds " + figure(ceiling) + " M fires/s; " + limit(t.limit()) + "x "
+                        + t.versus().label() + " would be " + figure(netty * t.limit()) + " M fires/s)"));
+            }
+        }
+    }
+
+    /** CPU per schedule + cancel at most the limit times Netty 1 ms's, at every P both were measured at. */
+    private void cpuVsNetty() {
+        Target t = Target.CPU_VS_NETTY_1MS;
+        String claim = "CPU per schedule+cancel <= " + limit(t.limit()) + "x " + t.versus().label() + "'s";
+        double worst = Double.NEGATIVE_INFINITY;
+        String at = null;
+        StringBuilder each = new StringBuilder();
+        StringBuilder floors = new StringBuilder();
+        for (Row r : results.rows(t.metrics())) {
+            Double tw = r.value(Peer.TICKWHEEL);
+            Double netty = r.value(t.versus());
+            if (netty == null) {
+                continue;
+            }
+            if (tw == null) {
+                notJudged(t, claim, NO_TICKWHEEL + " at " + r.label());
+                return;
+            }
+            double share = tw / netty;
+            each.append(each.length() == 0 ? "" : "; ")
+                    .append(r.label().replace("CPU per schedule+cancel (producer + timer threads), ", ""))
+                    .append(": ").append(figure(tw)).append(" vs ").append(figure(netty)).append(" ns");
+            Double floor = r.value(Peer.MPSC_FLOOR);
+            if (floor != null) {
+                floors.append(floors.length() == 0 ? "" : "; ")
+                        .append(r.label().replace("CPU per schedule+cancel (producer + timer threads), ", ""))
+                        .append(": floor ").append(figure(floor)).append(" ns, ").append(limit(t.limit()))
+                        .append("x Netty ").append(figure(netty * t.limit())).append(" ns");
+            }
+            if (share > worst) {
+                worst = share;
+                at = r.label();
+            }
+        }
+        if (at != null) {
+            add(t, worst <= t.limit(), claim + ": highest share " + ratio(worst) + " (" + each + ")");
+            if (floors.length() > 0) {
+                out.add(new Verdict(t, Outcome.CONTEXT, "(the limit: the MPSC floor, one allocation and two queue "
+                        + "hand-offs per operation and no timer at all: " + floors + ")"));
+            }
+        }
+    }
+
+    /** The most Tickwheel reaches over every row of the target's metric (allocation per operation or per fire). */
+    private void highest(Target t, String claim) {
         List<Row> rows = results.rows(t.metrics());
         double max = Double.NEGATIVE_INFINITY;
         String maxAt = null;
@@ -198,26 +264,24 @@ final class Verdicts {
         add(t, all <= t.limit(), claim + ": " + each);
     }
 
-    private void latenessP99() {
-        Target t = Target.LATENESS_P99_VS_JDK;
-        Row row = results.find(Metric.LATENESS_P99);
+    private void lateness(Target t, String percentile) {
+        Row row = results.find(t.metrics().iterator().next());
         if (row == null || !row.has(t.versus())) {
             return;
         }
-        String claim = "lateness p99 " + (t.limit() == 1 ? "no worse than the JDK's"
+        String claim = "lateness " + percentile + " " + (t.limit() == 1 ? "no worse than the JDK's"
                 : "at most " + limit(t.limit()) + "x the JDK's");
-        Double p99 = row.value(Peer.TICKWHEEL);
+        Double tw = row.value(Peer.TICKWHEEL);
         double jdk = row.value(t.versus());
-        if (p99 == null) {
+        if (tw == null) {
             notJudged(t, claim, NO_TICKWHEEL);
             return;
         }
-        Double fine = row.value(Peer.TICKWHEEL_100US);
-        Double fineInline = row.value(Peer.TICKWHEEL_100US_INLINE);
-        add(t, p99 <= jdk * t.limit(), claim + ": " + figure(p99) + " ms vs " + figure(jdk) + " ms"
-                + (fine == null ? "" : " (with a 100 µs tick: " + figure(fine) + " ms)")
-                + (fineInline == null ? "" : " (with a 100 µs tick and tasks on the owner thread: "
-                + figure(fineInline) + " ms)"));
+        Double inline = row.value(Peer.TICKWHEEL_INLINE);
+        Double coarse = row.value(Peer.TICKWHEEL_1MS);
+        add(t, tw <= jdk * t.limit(), claim + ": " + figure(tw) + " ms vs " + figure(jdk) + " ms"
+                + (inline == null ? "" : " (tasks on the owner thread: " + figure(inline) + " ms)")
+                + (coarse == null ? "" : " (with a 1 ms tick: " + figure(coarse) + " ms)"));
     }
 
     private void wheelVsAgrona() {
