@@ -25,7 +25,7 @@ import org.openjdk.jcstress.infra.results.III_Result;
 @JCStressTest
 @Description("Owner offer + wake vs worker announcing its park: a parked worker always has a waker")
 @Outcome(id = "0, 0, [01]", expect = ACCEPTABLE,
-        desc = "the worker's second look saw the timer and it did not park; the owner found it ACTIVE or PARKED "
+        desc = "the worker's second look saw the timer and it did not park; the owner found it searching, or PARKED "
                 + "(and woke it, harmlessly)")
 @Outcome(id = "1, 0, 1", expect = ACCEPTABLE,
         desc = "the worker parked after the owner's offer was invisible to it; the owner saw it PARKED and woke it")
@@ -46,7 +46,7 @@ public class WakeVsPark {
     private boolean woke;
 
     public WakeVsPark() {
-        pool.register(worker); // started, looking (ACTIVE), found the queue empty
+        pool.register(worker); // started and searching (a new worker's state), its spin found the queue empty
     }
 
     @Actor

@@ -62,7 +62,8 @@ import java.util.concurrent.atomic.AtomicInteger;
  * in bounded batches, inserts into and unlinks from the {@link TimingWheel}, advances the wheel to the current
  * tick (a bounded advance, so a clump of same-tick timers cannot hold it), and hands the expired timers to the
  * worker pool: by default the timer's own pool, or an {@link Executor} you supply, or (opt-in, for tiny tasks) the
- * owner thread itself. If the executor rejects a timer, its future completes exceptionally with the rejection.
+ * owner thread itself. The own pool takes no lock and allocates nothing per task: the owner offers due timers to one
+ * lock-free queue and wakes at most one parked worker per batch; a worker that finds more waiting wakes the next. If the executor rejects a timer, its future completes exceptionally with the rejection.
  *
  * <p>When nothing is due the owner parks until the wheel's next event, not every tick, so an idle timer costs
  * next to no CPU. A producer whose deadline precedes the owner's planned wake-up wakes it.

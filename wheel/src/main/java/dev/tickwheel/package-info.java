@@ -21,7 +21,8 @@
  *   handshakes between producers and the owner (lost wake-up; schedule vs shutdown).</li>
  *   <li>{@code OwnerLoop}: everything confined to the owner thread: the {@link dev.tickwheel.TimingWheel}, the due
  *   buffer, and the steps, parking, the shutdownNow collection and the failure path.</li>
- *   <li>{@code TaskDispatch}: where due tasks run (the timer's own pool, the user's executor, or the owner).</li>
+ *   <li>{@code TaskDispatch}: where due tasks run (the timer's own pool, {@code WorkerPool}, the user's executor, or
+ *   the owner).</li>
  *   <li>{@code Termination}: the owner's exit, the hand-back, awaitTermination and close.</li>
  *   <li>{@code ScheduledTimer} / {@code PeriodicTimer}: the timer, shared by every thread and changed only by CAS
  *   on its state word; a {@link dev.tickwheel.TimerFuture} to its caller.</li>

@@ -39,7 +39,10 @@ class BenchmarkListTest {
                 "dev.tickwheel.bench.ExpiryBenchmark.oneProducer",
                 "dev.tickwheel.bench.ExpiryBenchmark.twoProducers",
                 "dev.tickwheel.bench.ScalingBenchmark.scheduleCancel",
-                "dev.tickwheel.bench.WheelAloneBenchmark.removeAddAdvance"));
+                "dev.tickwheel.bench.WheelAloneBenchmark.removeAddAdvance",
+                "dev.tickwheel.bench.ColdLineFloor.touchOne",
+                "dev.tickwheel.bench.ColdLineFloor.touchIndependent",
+                "dev.tickwheel.bench.ClockRead.nanoTime"));
         assertEquals(expected, flags.keySet());
         flags.forEach((name, args) -> {
             for (String flag : List.of("-Xmn256m", "-XX:+AlwaysPreTouch", "-XX:+UseG1GC")) {

@@ -9,7 +9,7 @@ import org.openjdk.jmh.runner.RunnerException;
 /**
  * Scenario 2 through JMH ({@link ExpiryBenchmark}, single shots): 1M timers due within 100 ms, as millions of fires
  * per second, for each producer count, and the bytes allocated per fired timer (JMH's GC profiler: all threads'
- * allocation over the shot, divided by the timers).
+ * allocation over the shot, per operation, where each producer's share of the shot is one operation).
  */
 final class ExpiryScenario extends Scenario {
     ExpiryScenario() {
@@ -28,7 +28,7 @@ final class ExpiryScenario extends Scenario {
             Result<?> alloc = r.getSecondaryResults().get("gc.alloc.rate.norm");
             if (alloc != null) {
                 results.row(Metric.FIRE_ALLOCATION, 0, threads, "allocated per fired timer (expiry), " + producers)
-                        .put(JmhRunner.peer(r), alloc.getScore() / ExpiryBenchmark.TIMERS);
+                        .put(JmhRunner.peer(r), alloc.getScore() / (ExpiryBenchmark.TIMERS / (double) threads));
             }
         }
     }
