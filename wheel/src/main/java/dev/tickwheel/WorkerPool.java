@@ -45,6 +45,8 @@ final class WorkerPool extends TaskDispatch {
     static final int SEARCHING = 1;
     /** Parked, or about to park: needs a CAS to ACTIVE and an unpark to run again. */
     static final int PARKED = 2;
+    /** Exited (shutdown, or an Error escaped its loop): never searching, never woken. */
+    static final int EXITED = 3;
 
     private static final VarHandle STATE;
 
@@ -94,7 +96,8 @@ final class WorkerPool extends TaskDispatch {
         private final WorkerPool pool;
         Thread thread;
         /**
-         * ACTIVE, SEARCHING or PARKED. Written by the worker (volatile, or CAS from PARKED) and by a waker (CAS).
+         * ACTIVE, SEARCHING, PARKED or EXITED. Written by the worker (volatile, or CAS from PARKED) and by a waker
+         * (CAS).
          * A new worker starts SEARCHING (it looks at the queue first), published to it by Thread.start.
          */
         volatile int state = SEARCHING;
@@ -187,6 +190,7 @@ final class WorkerPool extends TaskDispatch {
                 runTask(t);
             }
         } finally {
+            w.state = EXITED; // a worker that died must not pass for a searching one in wakeOne
             exited();
         }
     }
@@ -263,8 +267,10 @@ final class WorkerPool extends TaskDispatch {
             if (!me.isInterrupted()) {
                 me.interrupt();
             }
-        } else {
-            Thread.interrupted();
+        } else if (Thread.interrupted() && stop) {
+            // shutdownNow set stop and interrupted this worker between the read above and the clear: keep it, as
+            // the JDK's pool re-checks here (the interrupt happens-before its detection, so stop reads true)
+            me.interrupt();
         }
         try {
             t.run();
