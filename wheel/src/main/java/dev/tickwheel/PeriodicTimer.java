@@ -10,7 +10,9 @@ package dev.tickwheel;
  * the node to the start queue again, so runs never overlap. A cancel may leave CLAIMED or RUNNING instead (to
  * CANCELLED, or through INTERRUPTING when it interrupts the runner), and so may {@code shutdown()}, which ends every
  * periodic timer before it returns ({@link #endByShutdown()}); whichever CAS wins decides whether there is a next
- * run, so after {@code cancel} or {@code shutdown} returns no run starts. An exception from the task ends it.
+ * run, so after {@code cancel} or {@code shutdown} returns no run starts. An exception from the task ends it,
+ * unless the timer goes on after failures ({@code continuePeriodicOnFailure}): then an {@link Exception} is reported
+ * and the run ends as a normal return does.
  *
  * <p>The next period's key goes into {@link #nextKey}, never into the wheel's {@code key}: a caller may run the
  * timer (its public {@code run()}) while the owner still has it linked in the wheel, where the owner reads
@@ -119,6 +121,13 @@ final class PeriodicTimer extends ScheduledTimer<Void> {
         // that sees STOP also sees why.
         boolean shutdown = returned || timer.isShutdown();
         Throwable ownerFailure = timer.ownerFailure();
+        if (failure != null && ownerFailure == null && !(failure instanceof Error)
+                && timer.periodicFailureHandler != null && phase() == RUNNING) {
+            // The continuing policy: report the failure and go on to the next period, as after a normal return.
+            timer.counters.continuedFailures.increment();
+            report(failure);
+            failure = null;
+        }
         if (failure != null || ownerFailure != null) {
             // The task threw, or the timer failed while it ran: the timer ends exceptionally, as every pending
             // future does when the owner fails.
@@ -161,6 +170,28 @@ final class PeriodicTimer extends ScheduledTimer<Void> {
             timer.resubmit(this);
         } else {
             afterCancelledRun();
+        }
+    }
+
+    /** Hands a run's failure to the timer's handler; a handler that throws is reported to this thread instead. */
+    private void report(Throwable failure) {
+        try {
+            timer.periodicFailureHandler.accept(this, failure);
+        } catch (Throwable e) {
+            reportToThread(this, e);
+        }
+    }
+
+    /** The default failure handler: the running thread's uncaught-exception handler. */
+    static void reportToThread(TimerFuture<?> future, Throwable failure) {
+        Thread me = Thread.currentThread();
+        Thread.UncaughtExceptionHandler h = me.getUncaughtExceptionHandler();
+        if (h != null) {
+            try {
+                h.uncaughtException(me, failure);
+            } catch (Throwable ignored) {
+                // a handler that fails in turn must not end the timer or kill the thread
+            }
         }
     }
 

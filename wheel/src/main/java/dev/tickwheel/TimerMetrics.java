@@ -16,14 +16,17 @@ public final class TimerMetrics {
     private final long cancelled;
     private final long rejected;
     private final long lagNanos;
+    private final long periodicFailures;
 
-    TimerMetrics(long pending, long scheduled, long fired, long cancelled, long rejected, long lagNanos) {
+    TimerMetrics(long pending, long scheduled, long fired, long cancelled, long rejected, long lagNanos,
+                 long periodicFailures) {
         this.pending = pending;
         this.scheduled = scheduled;
         this.fired = fired;
         this.cancelled = cancelled;
         this.rejected = rejected;
         this.lagNanos = lagNanos;
+        this.periodicFailures = periodicFailures;
     }
 
     /** @return timers accepted and not yet ended (ran, failed, cancelled or handed back by shutdownNow) */
@@ -60,9 +63,19 @@ public final class TimerMetrics {
         return lagNanos;
     }
 
+    /**
+     * @return periodic runs that threw and went on to their next period since creation, under
+     *         {@link WheelTimer.Builder#continuePeriodicOnFailure}; 0 under the default policy, where a periodic task
+     *         that throws ends (its future then holds the exception)
+     */
+    public long periodicFailures() {
+        return periodicFailures;
+    }
+
     @Override
     public String toString() {
         return "TimerMetrics[pending=" + pending + ", scheduled=" + scheduled + ", fired=" + fired + ", cancelled="
-                + cancelled + ", rejected=" + rejected + ", lagNanos=" + lagNanos + "]";
+                + cancelled + ", rejected=" + rejected + ", lagNanos=" + lagNanos + ", periodicFailures="
+                + periodicFailures + "]";
     }
 }

@@ -11,6 +11,7 @@ import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.BiConsumer;
 
 /**
  * A {@link ScheduledExecutorService} on a hierarchical timing wheel, for many threads starting and cancelling
@@ -52,7 +53,8 @@ import java.util.concurrent.atomic.AtomicInteger;
  *   then the owner thread, and pool workers one per hand-off until the pool is full.</li>
  *   <li><b>Everything else</b> follows {@link java.util.concurrent.ScheduledThreadPoolExecutor}: fixed-rate runs
  *   never overlap and catch up after a late run; an exception from a one-shot task completes its future
- *   exceptionally; an exception from a periodic task ends it with that exception.</li>
+ *   exceptionally; an exception from a periodic task ends it with that exception (unless the timer was built
+ *   with {@link Builder#continuePeriodicOnFailure}).</li>
  * </ul>
  *
  * <h2>Architecture</h2>
@@ -104,11 +106,17 @@ public final class WheelTimer extends CommandPort implements ScheduledExecutorSe
     private final TaskDispatch dispatch;
     /** The owner's work and state; runs on the owner thread (or, in manual drive, on the test's). Final. */
     final OwnerLoop loop;
+    /**
+     * Where a periodic task's failure goes when periodic timers go on after one; null for the default policy (the
+     * timer ends). Final; read by the threads that run periodic tasks.
+     */
+    final BiConsumer<? super TimerFuture<?>, ? super Throwable> periodicFailureHandler;
 
     private WheelTimer(Builder b, String name, ThreadFactory factory) {
         super(new TickClock(b.timeSource, b.tickNanos), new TimerCounters(b.maxPending), b.pooledChunks,
                 b.manual ? null : b.threadFactory != null ? factory : TimerThreads.named(name + "-owner", b.daemon),
                 name + "-owner");
+        this.periodicFailureHandler = b.periodicFailureHandler;
         if (b.runOnOwner) {
             this.dispatch = TaskDispatch.ownerThread();
         } else if (b.executor != null) {
@@ -337,6 +345,7 @@ public final class WheelTimer extends CommandPort implements ScheduledExecutorSe
         private int workers = Math.max(2, Runtime.getRuntime().availableProcessors());
         private Executor executor;
         private boolean runOnOwner;
+        private BiConsumer<? super TimerFuture<?>, ? super Throwable> periodicFailureHandler;
         private ThreadFactory threadFactory;
         private boolean daemon;
         private String namePrefix = "tickwheel";
@@ -444,6 +453,34 @@ public final class WheelTimer extends CommandPort implements ScheduledExecutorSe
         public Builder executor(Executor executor) {
             this.executor = Objects.requireNonNull(executor, "executor");
             this.runOnOwner = false;
+            return this;
+        }
+
+        /**
+         * Periodic timers go on after a run that throws an {@link Exception}, instead of ending as they do by default
+         * (and in the JDK's executor). Each such failure is passed to {@code handler}, with the timer's future, on
+         * the thread that ran the task, before the next period is scheduled, and counted in
+         * {@link TimerMetrics#periodicFailures()}. An {@link Error} still ends the timer (its future then holds it).
+         * A run that a {@code cancel} or {@code shutdown} has already ended is not reported. If the handler throws,
+         * what it threw goes to the thread's uncaught-exception handler and the timer goes on.
+         *
+         * @param handler where each failure goes
+         * @return this builder
+         * @throws NullPointerException if handler is null
+         */
+        public Builder continuePeriodicOnFailure(BiConsumer<? super TimerFuture<?>, ? super Throwable> handler) {
+            this.periodicFailureHandler = Objects.requireNonNull(handler, "handler");
+            return this;
+        }
+
+        /**
+         * {@link #continuePeriodicOnFailure(BiConsumer)}, reporting each failure to the uncaught-exception handler
+         * of the thread that ran the task (by default, the stack trace on standard error).
+         *
+         * @return this builder
+         */
+        public Builder continuePeriodicOnFailure() {
+            this.periodicFailureHandler = PeriodicTimer::reportToThread;
             return this;
         }
 
