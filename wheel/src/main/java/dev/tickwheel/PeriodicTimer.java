@@ -91,6 +91,9 @@ final class PeriodicTimer extends ScheduledTimer<Void> {
             afterCancelledRun(); // cancelled (or ended by shutdown) between the claim and the start
             return;
         }
+        if (!returned) {
+            timer.recordLateness(nextKey); // this period's key, until afterRun computes the next
+        }
         Throwable failure = null;
         try {
             task.run();

@@ -107,6 +107,9 @@ class ScheduledTimer<V> extends TimerState<V> implements RunnableScheduledFuture
             afterCancelledRun();
             return;
         }
+        if (!returned) {
+            timer.recordLateness(startKey());
+        }
         Object outcome;
         int phase;
         try {

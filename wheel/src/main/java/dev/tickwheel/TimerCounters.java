@@ -92,7 +92,8 @@ final class TimerCounters {
      * corrections after the cancel index and the start corrections before the start index (each correction is
      * incremented after the offer it corrects, so a correction read first is already in the index read next).
      */
-    TimerMetrics snapshot(MpscUnboundedXaddArrayQueue<?> starts, MpscUnboundedXaddArrayQueue<?> cancels) {
+    TimerMetrics snapshot(MpscUnboundedXaddArrayQueue<?> starts, MpscUnboundedXaddArrayQueue<?> cancels,
+                          TimerMetrics.Lateness lateness) {
         long cancelled = cancels.currentProducerIndex();
         cancelled += cancelsWithoutOffer.sum() - nonCancelOffers.sum();
         long ended = endedOtherwise.sum();
@@ -100,6 +101,6 @@ final class TimerCounters {
         long scheduled = starts.currentProducerIndex() - notNew;
         long pending = maxPending != Long.MAX_VALUE ? pendingLimited.get() : scheduled - cancelled - ended;
         return new TimerMetrics(pending, scheduled, firedPublished, cancelled, rejected.sum(), lagNanos,
-                continuedFailures.sum());
+                continuedFailures.sum(), lateness);
     }
 }

@@ -17,9 +17,10 @@ public final class TimerMetrics {
     private final long rejected;
     private final long lagNanos;
     private final long periodicFailures;
+    private final Lateness lateness;
 
     TimerMetrics(long pending, long scheduled, long fired, long cancelled, long rejected, long lagNanos,
-                 long periodicFailures) {
+                 long periodicFailures, Lateness lateness) {
         this.pending = pending;
         this.scheduled = scheduled;
         this.fired = fired;
@@ -27,6 +28,7 @@ public final class TimerMetrics {
         this.rejected = rejected;
         this.lagNanos = lagNanos;
         this.periodicFailures = periodicFailures;
+        this.lateness = lateness;
     }
 
     /** @return timers accepted and not yet ended (ran, failed, cancelled or handed back by shutdownNow) */
@@ -72,10 +74,105 @@ public final class TimerMetrics {
         return periodicFailures;
     }
 
+    /**
+     * @return how late runs started, since the timer was created or since {@link WheelTimer#resetLateness()}: the
+     *         distribution of (start of the run − the start of the tick the timer was due in). Every run the timer
+     *         starts counts (each period of a periodic timer; not a run of a timer handed back by shutdownNow, nor
+     *         one a caller starts before its time). The deadline is the tick's start, so the delay's rounding up to
+     *         the tick (at most one tick, 1 µs by default) is not counted
+     */
+    public Lateness lateness() {
+        return lateness;
+    }
+
     @Override
     public String toString() {
         return "TimerMetrics[pending=" + pending + ", scheduled=" + scheduled + ", fired=" + fired + ", cancelled="
                 + cancelled + ", rejected=" + rejected + ", lagNanos=" + lagNanos + ", periodicFailures="
-                + periodicFailures + "]";
+                + periodicFailures + ", lateness=" + lateness + "]";
+    }
+
+    /**
+     * A distribution of lateness in nanoseconds, from {@link TimerMetrics#lateness()}: log-linear buckets, exact
+     * below 32 ns and within 1/32 (3.1%) above the true value beyond, as HdrHistogram does. Immutable.
+     */
+    public static final class Lateness {
+        private final long[] counts;
+        private final long count;
+        private final long max;
+
+        Lateness(long[] counts, long maxSinceCreation) {
+            this.counts = counts;
+            long n = 0;
+            int highest = -1;
+            for (int i = 0; i < counts.length; i++) {
+                if (counts[i] > 0) {
+                    n += counts[i];
+                    highest = i;
+                }
+            }
+            this.count = n;
+            this.max = highest < 0 ? 0 : Math.min(LatenessHistogram.highestIn(highest), maxSinceCreation);
+        }
+
+        /** @return the runs recorded */
+        public long count() {
+            return count;
+        }
+
+        /**
+         * @param percentile in (0, 100]
+         * @return the lateness that {@code percentile} percent of the runs did not exceed (within 3.1% above), or
+         *         0 if none was recorded
+         * @throws IllegalArgumentException if percentile is not in (0, 100]
+         */
+        public long percentileNanos(double percentile) {
+            if (!(percentile > 0 && percentile <= 100)) {
+                throw new IllegalArgumentException("percentile " + percentile + " is outside (0, 100]");
+            }
+            if (count == 0) {
+                return 0;
+            }
+            long rank = (long) Math.ceil(percentile / 100 * count);
+            long seen = 0;
+            for (int i = 0; i < counts.length; i++) {
+                seen += counts[i];
+                if (seen >= rank) {
+                    return Math.min(LatenessHistogram.highestIn(i), max);
+                }
+            }
+            return max;
+        }
+
+        /** @return the median */
+        public long p50Nanos() {
+            return percentileNanos(50);
+        }
+
+        /** @return the 90th percentile */
+        public long p90Nanos() {
+            return percentileNanos(90);
+        }
+
+        /** @return the 99th percentile */
+        public long p99Nanos() {
+            return percentileNanos(99);
+        }
+
+        /** @return the 99.9th percentile */
+        public long p999Nanos() {
+            return percentileNanos(99.9);
+        }
+
+        /** @return the largest (exact if no reset came between; else within 3.1% above) */
+        public long maxNanos() {
+            return max;
+        }
+
+        @Override
+        public String toString() {
+            return "Lateness[count=" + count + ", p50=" + p50Nanos() + "ns, p90=" + p90Nanos() + "ns, p99="
+                    + p99Nanos() + "ns, p99.9=" + p999Nanos() + "ns, max=" + max + "ns]";
+        }
     }
 }

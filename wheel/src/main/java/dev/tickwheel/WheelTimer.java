@@ -111,6 +111,8 @@ public final class WheelTimer extends CommandPort implements ScheduledExecutorSe
      * timer ends). Final; read by the threads that run periodic tasks.
      */
     final BiConsumer<? super TimerFuture<?>, ? super Throwable> periodicFailureHandler;
+    /** How late runs start; recorded by the threads that run tasks, lock-free. Final. */
+    private final LatenessHistogram lateness = new LatenessHistogram();
 
     private WheelTimer(Builder b, String name, ThreadFactory factory) {
         super(new TickClock(b.timeSource, b.tickNanos), new TimerCounters(b.maxPending), b.pooledChunks,
@@ -318,7 +320,17 @@ public final class WheelTimer extends CommandPort implements ScheduledExecutorSe
 
     /** @return a snapshot of the counters */
     public TimerMetrics metrics() {
-        return counters.snapshot(starts, cancels);
+        return counters.snapshot(starts, cancels, lateness.snapshot());
+    }
+
+    /** Starts {@link TimerMetrics#lateness()} afresh: later snapshots count only the runs that start after it. */
+    public void resetLateness() {
+        lateness.reset();
+    }
+
+    /** Records how late a run dispatched for the tick {@code key} starts: by the thread that starts it. */
+    void recordLateness(long key) {
+        lateness.record(-clock.nanosUntilTick(key));
     }
 
     /** @return the tick length in nanoseconds */
