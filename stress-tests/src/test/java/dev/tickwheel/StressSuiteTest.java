@@ -52,7 +52,8 @@ class StressSuiteTest {
             "dev.tickwheel.ShutdownVsPeriodicRunStart",
             "dev.tickwheel.RevokeVsPark",
             "dev.tickwheel.WakeVsPark",
-            "dev.tickwheel.TakeVsHandBack");
+            "dev.tickwheel.TakeVsHandBack",
+            "dev.tickwheel.CancelAndAwaitVsRunStart");
 
     /** Deliberately broken variants: in the jar, never in the CI run. */
     static final Set<String> BROKEN_TESTS = Set.of("dev.tickwheel.BrokenCancelVsFire");

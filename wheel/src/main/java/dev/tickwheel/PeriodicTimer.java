@@ -1,5 +1,8 @@
 package dev.tickwheel;
 
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+
 /**
  * A periodic timer: {@code scheduleAtFixedRate} (period &gt; 0) or {@code scheduleWithFixedDelay} (period &lt; 0,
  * the negated delay), as in {@link java.util.concurrent.ScheduledThreadPoolExecutor}.
@@ -41,9 +44,20 @@ final class PeriodicTimer extends ScheduledTimer<Void> {
      * The thread running the task, for cancel(true). Written plain by the claim winner before {@code startRun}'s
      * CAS (a release); read by a cancel only after its CAS from RUNNING (an acquire). Left set between runs (the
      * next claim winner overwrites it before its own CAS; clearing it after the CAS back to NEW could erase that
-     * store), cleared when the timer ends: by the run that ends it, or by whoever ends it between runs.
+     * store), cleared when the timer ends: by the run that ends it, or by whoever ends it between runs; that clear
+     * is volatile (RUNNER), as cancelAndAwait reads it (volatile) to learn that the last run has left.
      */
     private Thread runner;
+
+    private static final VarHandle RUNNER;
+
+    static {
+        try {
+            RUNNER = MethodHandles.lookup().findVarHandle(PeriodicTimer.class, "runner", Thread.class);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
 
     PeriodicTimer(WheelTimer timer, Runnable task, long timeNanos, long key, long period) {
         super(timer, task, 0, key);
@@ -69,13 +83,24 @@ final class PeriodicTimer extends ScheduledTimer<Void> {
 
     @Override
     void clearRun() {
-        runner = null;
+        RUNNER.setVolatile(this, null); // volatile: a cancelAndAwait waiter reads it to learn the run has left
         setOutcome(null); // free the task
     }
 
     @Override
     void forgetRunner() {
-        runner = null; // ended between runs: no claim can follow, so no next runner's store is overwritten
+        // Ended between runs: no claim can follow, so no next runner's store is overwritten.
+        RUNNER.setVolatile(this, null);
+    }
+
+    /** A run is in progress while claimed or running, and once the timer has ended until its last runner left. */
+    @Override
+    boolean runInProgress() {
+        int p = phase();
+        if (p == CLAIMED || p == RUNNING || p == INTERRUPTING) {
+            return true;
+        }
+        return p != NEW && p != RETURNED && RUNNER.getVolatile(this) != null;
     }
 
     @Override

@@ -4,6 +4,7 @@ import java.util.concurrent.Callable;
 import java.util.concurrent.Delayed;
 import java.util.concurrent.RunnableScheduledFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 
 /**
  * A one-shot timer of a {@link WheelTimer}: the future handed to the caller, the command sent to the owner thread,
@@ -137,9 +138,51 @@ class ScheduledTimer<V> extends TimerState<V> implements RunnableScheduledFuture
         return r instanceof Thread ? (Thread) r : null;
     }
 
-    /** Forgets the runner and the task once the run has lost to a cancel. */
+    /**
+     * Forgets the runner and the task once the run has lost to a cancel. Volatile: a cancelAndAwait waiter reads it
+     * to learn that the runner has left (see {@link TimerState#awaitNoRun}).
+     */
     void clearRun() {
-        taskOrOutcome = null;
+        TASK_OR_OUTCOME.setVolatile(this, null);
+    }
+
+    /** A one-shot's run is in progress while claimed or running, and after a cancel until its thread has left. */
+    @Override
+    boolean runInProgress() {
+        int p = phase();
+        if (p == CLAIMED || p == RUNNING || p == INTERRUPTING) {
+            return true;
+        }
+        // Cancelled: from NEW the task field was nulled; from CLAIMED or RUNNING it holds the runner's thread until
+        // the runner, leaving, clears it (a task that is itself a Thread, cancelled from CLAIMED before the runner
+        // stored its own, reads as a runner too, and the runner clears it the same way).
+        return (p == CANCELLED || p == INTERRUPTED) && TASK_OR_OUTCOME.getVolatile(this) instanceof Thread;
+    }
+
+    @Override
+    public boolean cancelAndAwait() throws InterruptedException {
+        if (cancelIfNotStarted()) {
+            return true;
+        }
+        cancel(false);
+        if (runnerThread() != Thread.currentThread()) { // from inside its own task it cannot wait for itself
+            awaitNoRun(false, 0L);
+        }
+        return false;
+    }
+
+    @Override
+    public boolean cancelAndAwait(long timeout, TimeUnit unit) throws InterruptedException, TimeoutException {
+        long nanos = unit.toNanos(timeout);
+        if (cancelIfNotStarted()) {
+            return true;
+        }
+        cancel(false);
+        if (runnerThread() != Thread.currentThread() && !awaitNoRun(true, nanos)) {
+            throw new TimeoutException("the task was still running " + timeout + " " + unit
+                    + " after cancelAndAwait; the timer is cancelled and runs no more");
+        }
+        return false;
     }
 
     /** Forgets the last run's thread when the timer ends between runs (a periodic keeps one; a one-shot none). */
@@ -159,6 +202,7 @@ class ScheduledTimer<V> extends TimerState<V> implements RunnableScheduledFuture
             Thread.interrupted();
         }
         clearRun();
+        releaseWaiters(); // a cancelAndAwait may wait for this run to leave
     }
 
     /** Runs the task and returns its result. Not final: {@link CustomTimer} runs its own method instead. */

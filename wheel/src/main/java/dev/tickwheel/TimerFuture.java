@@ -1,6 +1,8 @@
 package dev.tickwheel;
 
 import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 
 /**
  * The future of a {@link WheelTimer} timer: what every {@code schedule} and {@code submit} method returns. As a
@@ -17,7 +19,7 @@ import java.util.concurrent.ScheduledFuture;
  *   (periodic). In a race between this cancel and the timer's fire, exactly one of them wins.</li>
  * </ul>
  *
- * <p>Every method is safe from any thread and none blocks except {@code get}.
+ * <p>Every method is safe from any thread and none blocks except {@code get} and {@code cancelAndAwait}.
  *
  * @param <V> the result type of the task
  */
@@ -36,4 +38,32 @@ public interface TimerFuture<V> extends ScheduledFuture<V> {
      * @return true if and only if this call cancelled the timer while no run was in progress
      */
     boolean cancelIfNotStarted();
+
+    /**
+     * Cancels the timer and, if its task is running, waits until it has returned: when this returns normally the
+     * task is not running and will never run again (Linux's {@code timer_delete_sync}), so a resource the task uses
+     * may be closed. It cancels as {@link #cancelIfNotStarted()} does if no run is in progress, and otherwise as
+     * {@code cancel(false)}: a running one-shot's outcome is dropped (the future reads cancelled), a periodic timer
+     * runs no more. It never interrupts the task; it waits interruptibly.
+     *
+     * <p>Called from inside the task itself (on the thread running it), it cancels and returns at once without
+     * waiting, since waiting for the caller's own frame would never end: the task is then still running, but no
+     * later run starts.
+     *
+     * @return true if this call cancelled the timer while no run was in progress ({@link #cancelIfNotStarted()}'s
+     *         answer: the one-shot task never ran), false otherwise
+     * @throws InterruptedException if interrupted while waiting; the timer is cancelled all the same
+     */
+    boolean cancelAndAwait() throws InterruptedException;
+
+    /**
+     * {@link #cancelAndAwait()}, waiting at most {@code timeout}.
+     *
+     * @return as {@link #cancelAndAwait()}
+     * @throws TimeoutException if the task was still running when the time ran out (the timer is cancelled; the
+     *                          task's run goes on until it returns)
+     * @throws InterruptedException if interrupted while waiting; the timer is cancelled all the same
+     * @throws NullPointerException if unit is null
+     */
+    boolean cancelAndAwait(long timeout, TimeUnit unit) throws InterruptedException, TimeoutException;
 }

@@ -47,12 +47,15 @@ abstract class TimerState<V> extends TimingWheel.Node implements Future<V> {
 
     private static final VarHandle STATE;
     private static final VarHandle WAITERS;
+    /** For the runner's volatile clear of its thread, and cancelAndAwait's volatile reads of it. */
+    static final VarHandle TASK_OR_OUTCOME;
 
     static {
         try {
             MethodHandles.Lookup lookup = MethodHandles.lookup();
             STATE = lookup.findVarHandle(TimerState.class, "state", int.class);
             WAITERS = lookup.findVarHandle(TimerState.class, "waiters", WaitNode.class);
+            TASK_OR_OUTCOME = lookup.findVarHandle(TimerState.class, "taskOrOutcome", Object.class);
         } catch (ReflectiveOperationException e) {
             throw new ExceptionInInitializerError(e);
         }
@@ -199,6 +202,57 @@ abstract class TimerState<V> extends TimingWheel.Node implements Future<V> {
                 if (left <= 0L) {
                     removeWaiter(q);
                     return phase();
+                }
+                LockSupport.parkNanos(this, left);
+            } else {
+                LockSupport.park(this);
+            }
+        }
+    }
+
+    /**
+     * @return whether a run of the task may still be in progress: a run claimed or running, or a run a cancel ended
+     *         whose thread has not yet left it (the runner clears its thread, volatile, then wakes the waiters)
+     */
+    abstract boolean runInProgress();
+
+    /**
+     * Blocks until {@link #runInProgress()} is false, interrupted or timed out, on the waiters stack that get()
+     * uses. The waiter pushes itself (cas) before it reads the run's state; a runner leaving stores its clear
+     * (volatile) before it reads the stack: one of the two sees the other.
+     *
+     * @return whether no run is in progress any more (false: timed out)
+     */
+    final boolean awaitNoRun(boolean timed, long nanos) throws InterruptedException {
+        final long deadline = timed ? System.nanoTime() + nanos : 0L;
+        WaitNode q = null;
+        boolean queued = false;
+        for (;;) {
+            if (!runInProgress()) {
+                if (q != null) {
+                    removeWaiter(q);
+                }
+                return true;
+            }
+            if (Thread.interrupted()) {
+                if (q != null) {
+                    removeWaiter(q);
+                }
+                throw new InterruptedException();
+            }
+            if (q == null) {
+                if (timed && nanos <= 0L) {
+                    return false;
+                }
+                q = new WaitNode();
+            } else if (!queued) {
+                q.next = waiters;
+                queued = WAITERS.compareAndSet(this, q.next, q);
+            } else if (timed) {
+                long left = deadline - System.nanoTime();
+                if (left <= 0L) {
+                    removeWaiter(q);
+                    return !runInProgress();
                 }
                 LockSupport.parkNanos(this, left);
             } else {
