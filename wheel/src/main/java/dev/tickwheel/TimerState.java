@@ -140,21 +140,19 @@ abstract class TimerState<V> extends TimingWheel.Node implements Future<V> {
 
     @Override
     public V get() throws InterruptedException, ExecutionException {
-        int p = phase();
-        if (p < COMPLETED) {
-            p = awaitDone(false, 0L);
+        if (phase() < COMPLETED) {
+            await(false, false, 0L);
         }
-        return report(p);
+        return report(phase());
     }
 
     @Override
     public V get(long timeout, TimeUnit unit) throws InterruptedException, ExecutionException, TimeoutException {
         long nanos = unit.toNanos(timeout);
-        int p = phase();
-        if (p < COMPLETED && (p = awaitDone(true, nanos)) < COMPLETED) {
+        if (phase() < COMPLETED && !await(false, true, nanos)) {
             throw new TimeoutException("not done after " + timeout + " " + unit);
         }
-        return report(p);
+        return report(phase());
     }
 
     @SuppressWarnings("unchecked")
@@ -169,68 +167,34 @@ abstract class TimerState<V> extends TimingWheel.Node implements Future<V> {
         return (V) outcome;
     }
 
-    /** Blocks until done, interrupted or timed out; returns the phase seen last. */
-    private int awaitDone(boolean timed, long nanos) throws InterruptedException {
-        final long deadline = timed ? System.nanoTime() + nanos : 0L;
-        WaitNode q = null;
-        boolean queued = false;
-        for (;;) {
-            int p = phase();
-            if (p >= COMPLETED) {
-                // INTERRUPTING is done for get(): cancelled.
-                if (q != null) {
-                    q.thread = null;
-                }
-                return p;
-            }
-            if (Thread.interrupted()) {
-                if (q != null) {
-                    removeWaiter(q);
-                }
-                throw new InterruptedException();
-            }
-            if (q == null) {
-                if (timed && nanos <= 0L) {
-                    return p;
-                }
-                q = new WaitNode();
-            } else if (!queued) {
-                q.next = waiters;
-                queued = WAITERS.compareAndSet(this, q.next, q);
-            } else if (timed) {
-                long left = deadline - System.nanoTime();
-                if (left <= 0L) {
-                    removeWaiter(q);
-                    return phase();
-                }
-                LockSupport.parkNanos(this, left);
-            } else {
-                LockSupport.park(this);
-            }
-        }
-    }
-
     /**
      * @return whether a run of the task may still be in progress: a run claimed or running, or a run a cancel ended
      *         whose thread has not yet left it (the runner clears its thread, volatile, then wakes the waiters)
      */
     abstract boolean runInProgress();
 
-    /**
-     * Blocks until {@link #runInProgress()} is false, interrupted or timed out, on the waiters stack that get()
-     * uses. The waiter pushes itself (cas) before it reads the run's state; a runner leaving stores its clear
-     * (volatile) before it reads the stack: one of the two sees the other.
-     *
-     * @return whether no run is in progress any more (false: timed out)
-     */
+    /** {@code cancelAndAwait}'s wait: until no run is in progress; false if it timed out. */
     final boolean awaitNoRun(boolean timed, long nanos) throws InterruptedException {
+        return await(true, timed, nanos);
+    }
+
+    /**
+     * Blocks, on the waiters stack, until the future is done ({@code get}: the phase is terminal; INTERRUPTING
+     * counts, as cancelled) or, for {@code noRun}, until {@link #runInProgress()} is false; or until interrupted
+     * or timed out. A waiter pushes itself (cas) before it reads what it waits for; whoever makes it true stores
+     * that (volatile: the terminal phase, or a runner's clear of its thread) before it reads the stack in
+     * {@link #releaseWaiters()}: one of the two sees the other.
+     *
+     * @return whether the condition holds (false: timed out)
+     */
+    private boolean await(boolean noRun, boolean timed, long nanos) throws InterruptedException {
         final long deadline = timed ? System.nanoTime() + nanos : 0L;
         WaitNode q = null;
         boolean queued = false;
         for (;;) {
-            if (!runInProgress()) {
+            if (noRun ? !runInProgress() : phase() >= COMPLETED) {
                 if (q != null) {
-                    removeWaiter(q);
+                    q.thread = null;
                 }
                 return true;
             }
@@ -252,7 +216,7 @@ abstract class TimerState<V> extends TimingWheel.Node implements Future<V> {
                 long left = deadline - System.nanoTime();
                 if (left <= 0L) {
                     removeWaiter(q);
-                    return !runInProgress();
+                    return noRun ? !runInProgress() : phase() >= COMPLETED;
                 }
                 LockSupport.parkNanos(this, left);
             } else {

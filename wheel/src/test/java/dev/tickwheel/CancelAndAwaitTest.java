@@ -23,6 +23,18 @@ import org.junit.jupiter.api.Test;
  */
 class CancelAndAwaitTest {
 
+    /** A one-shot that is running when this returns, until {@code release} opens. */
+    private static TimerFuture<?> runningUntil(WheelTimer timer, CountDownLatch release) throws InterruptedException {
+        CountDownLatch entered = new CountDownLatch(1);
+        TimerFuture<?> f = timer.schedule(() -> {
+            entered.countDown();
+            release.await();
+            return null;
+        }, 0, MILLISECONDS);
+        assertTrue(entered.await(30, SECONDS));
+        return f;
+    }
+
     @Test
     void aPendingTimerIsCancelledAndNeverRuns() throws Exception {
         try (WheelTimer timer = WheelTimer.create()) {
@@ -138,14 +150,8 @@ class CancelAndAwaitTest {
     @Test
     void theTimedWaitThrowsTimeoutExceptionWhileTheTaskRunsAndTheTimerStaysCancelled() throws Exception {
         try (WheelTimer timer = WheelTimer.create()) {
-            CountDownLatch entered = new CountDownLatch(1);
             CountDownLatch release = new CountDownLatch(1);
-            TimerFuture<?> f = timer.schedule(() -> {
-                entered.countDown();
-                release.await();
-                return null;
-            }, 0, MILLISECONDS);
-            assertTrue(entered.await(30, SECONDS));
+            TimerFuture<?> f = runningUntil(timer, release);
             TimeoutException e = assertThrows(TimeoutException.class, () -> f.cancelAndAwait(20, MILLISECONDS));
             assertTrue(e.getMessage().contains("still running"), e.getMessage());
             assertTrue(f.isCancelled());
@@ -157,14 +163,8 @@ class CancelAndAwaitTest {
     @Test
     void anInterruptedWaitThrowsAndTheTimerStaysCancelled() throws Exception {
         try (WheelTimer timer = WheelTimer.create()) {
-            CountDownLatch entered = new CountDownLatch(1);
             CountDownLatch release = new CountDownLatch(1);
-            TimerFuture<?> f = timer.schedule(() -> {
-                entered.countDown();
-                release.await();
-                return null;
-            }, 0, MILLISECONDS);
-            assertTrue(entered.await(30, SECONDS));
+            TimerFuture<?> f = runningUntil(timer, release);
             AtomicReference<Throwable> thrown = new AtomicReference<>();
             Thread waiter = new Thread(() -> {
                 try {

@@ -38,6 +38,15 @@ class PeriodicFailurePolicyTest {
         }
     }
 
+    /** Sends this thread's uncaught exceptions to {@code into}; returns its own handler (null: its group's). */
+    private static Thread.UncaughtExceptionHandler collectUncaught(List<Throwable> into) {
+        Thread me = Thread.currentThread();
+        Thread.UncaughtExceptionHandler before = me.getUncaughtExceptionHandler() == me.getThreadGroup() ? null
+                : me.getUncaughtExceptionHandler();
+        me.setUncaughtExceptionHandler((thread, e) -> into.add(e));
+        return before;
+    }
+
     @Test
     void byDefaultAPeriodicTaskThatThrowsEndsWithItsException() throws Exception {
         ManualTimeSource clock = new ManualTimeSource(0);
@@ -134,10 +143,7 @@ class PeriodicFailurePolicyTest {
             throw new IllegalStateException("handler broke");
         });
         List<Throwable> uncaught = new ArrayList<>();
-        Thread me = Thread.currentThread();
-        Thread.UncaughtExceptionHandler before = me.getUncaughtExceptionHandler() == me.getThreadGroup() ? null
-                : me.getUncaughtExceptionHandler();
-        me.setUncaughtExceptionHandler((thread, e) -> uncaught.add(e));
+        Thread.UncaughtExceptionHandler before = collectUncaught(uncaught);
         try {
             AtomicInteger runs = new AtomicInteger();
             t.scheduleAtFixedRate(() -> {
@@ -150,7 +156,7 @@ class PeriodicFailurePolicyTest {
             assertEquals(3, uncaught.size());
             assertEquals("handler broke", uncaught.get(0).getMessage());
         } finally {
-            me.setUncaughtExceptionHandler(before);
+            Thread.currentThread().setUncaughtExceptionHandler(before);
         }
     }
 
@@ -160,10 +166,7 @@ class PeriodicFailurePolicyTest {
         WheelTimer t = WheelTimer.builder().timeSource(clock).tick(1, MILLISECONDS).manualDrive()
                 .executor(Runnable::run).continuePeriodicOnFailure().build();
         List<Throwable> uncaught = new ArrayList<>();
-        Thread me = Thread.currentThread();
-        Thread.UncaughtExceptionHandler before = me.getUncaughtExceptionHandler() == me.getThreadGroup() ? null
-                : me.getUncaughtExceptionHandler();
-        me.setUncaughtExceptionHandler((thread, e) -> uncaught.add(e));
+        Thread.UncaughtExceptionHandler before = collectUncaught(uncaught);
         try {
             RuntimeException task = new RuntimeException("task");
             ScheduledFuture<?> f = t.scheduleAtFixedRate(() -> {
@@ -174,7 +177,7 @@ class PeriodicFailurePolicyTest {
             assertEquals(List.of(task, task), uncaught);
             assertFalse(f.isDone());
         } finally {
-            me.setUncaughtExceptionHandler(before);
+            Thread.currentThread().setUncaughtExceptionHandler(before);
         }
     }
 
