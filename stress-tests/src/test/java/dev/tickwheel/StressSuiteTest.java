@@ -53,7 +53,10 @@ class StressSuiteTest {
             "dev.tickwheel.RevokeVsPark",
             "dev.tickwheel.WakeVsPark",
             "dev.tickwheel.TakeVsHandBack",
-            "dev.tickwheel.CancelAndAwaitVsRunStart");
+            "dev.tickwheel.CancelAndAwaitVsRunStart",
+            "dev.tickwheel.RescheduleVsFire",
+            "dev.tickwheel.RescheduleVsCancel",
+            "dev.tickwheel.RescheduleVsReschedule");
 
     /** Deliberately broken variants: in the jar, never in the CI run. */
     static final Set<String> BROKEN_TESTS = Set.of("dev.tickwheel.BrokenCancelVsFire");

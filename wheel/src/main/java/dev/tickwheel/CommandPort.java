@@ -281,6 +281,30 @@ abstract class CommandPort extends AbstractExecutorService {
     }
 
     /** A periodic timer's runner, after moving it back to NEW: the next period's start command. */
+    /** @return whether the timer accepts work and moves (not shut down) */
+    final boolean isActive() {
+        return runState == ACTIVE;
+    }
+
+    /**
+     * A reschedule moved {@code t} from NEW to MOVING: offer it for the owner to move (a command like a start, not
+     * counted as a new timer), wake the owner if the new key precedes its plan, then re-read the run state. If a
+     * shutdown raced, the owner may have exited (or collected for shutdownNow) before this offer: end the timer
+     * as cancelled unless the owner has moved it already.
+     *
+     * @return true if the move stands, false if a shutdown ended the timer instead
+     */
+    final boolean offerMove(ScheduledTimer<?> t, long key) {
+        starts.offer(t);
+        counters.moves.increment();
+        wakeIfEarlier(key);
+        if (runState != ACTIVE && t.casPhase(ScheduledTimer.MOVING, ScheduledTimer.CANCELLED)) {
+            t.cancelledByShutdownWhileMoving();
+            return false;
+        }
+        return true;
+    }
+
     final void resubmit(PeriodicTimer t) {
         long key = t.startKey();
         starts.offer(t);

@@ -124,7 +124,12 @@ final class OwnerLoop {
     }
 
     private void start(ScheduledTimer<?> t) {
-        if (t.phase() != ScheduledTimer.NEW) {
+        int phase = t.phase();
+        if (phase == ScheduledTimer.MOVING) {
+            move(t);
+            return;
+        }
+        if (phase != ScheduledTimer.NEW) {
             return; // cancelled or revoked before reaching the wheel; already accounted for
         }
         // After shutdown() a periodic timer's next period does not start (shutdown ended it; this one raced it).
@@ -139,7 +144,11 @@ final class OwnerLoop {
         if (t.isInWheel()) {
             wheel.remove(t); // its public run() was called while it waited in the wheel: this is its next period
         }
-        long key = t.startKey(); // a periodic's next period: its runner never writes the key the wheel reads
+        place(t, t.startKey()); // a periodic's next period: its runner never writes the key the wheel reads
+    }
+
+    /** Links a timer at {@code key}, or takes it as due now if that key is already behind the wheel. */
+    private void place(ScheduledTimer<?> t, long key) {
         long min = wheel.minAllowedKey();
         if (key >= min) {
             wheel.add(t, key);
@@ -149,6 +158,33 @@ final class OwnerLoop {
             // The due buffer is full (a flood of already-due timers): the earliest key the wheel takes is at most
             // the current tick + 1, so the timer still runs at the next step's advance, in key order.
             wheel.add(t, min);
+        }
+    }
+
+    /**
+     * A reschedule's move: unlink the timer if it is linked (else it left the wheel when its old key expired, and
+     * its dispatch skipped it as MOVING), link it at the new key (or take it as due), then MOVING &rarr; NEW. A
+     * reschedule that came meanwhile found MOVING and only stored its key: if the key bits changed, move again.
+     * One move per burst of reschedules between two steps: only the first offers a command.
+     */
+    private void move(ScheduledTimer<?> t) {
+        for (;;) {
+            int bits = t.movedKeyBits();
+            // Resolved against the clock, not the wheel's time, which a long park leaves behind: the key is at
+            // most 2^31 - 1 ticks after the reschedule, and the owner takes the command before the later of the
+            // key and its own planned wake-up (a reschedule earlier than that plan wakes it), so the key is within
+            // 2^31 ticks of now either way.
+            long key = t.movedKey(clock.tickNow());
+            if (t.isInWheel()) {
+                wheel.remove(t);
+            }
+            place(t, key);
+            if (!t.casPhase(ScheduledTimer.MOVING, ScheduledTimer.NEW)) {
+                return; // cancelled (or handed back, or failed) while moving: its own path unlinks it
+            }
+            if (t.movedKeyBits() == bits || !t.casPhase(ScheduledTimer.NEW, ScheduledTimer.MOVING)) {
+                return;
+            }
         }
     }
 

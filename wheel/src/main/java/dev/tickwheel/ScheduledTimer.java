@@ -1,5 +1,6 @@
 package dev.tickwheel;
 
+import java.util.Objects;
 import java.util.concurrent.Callable;
 import java.util.concurrent.Delayed;
 import java.util.concurrent.RunnableScheduledFuture;
@@ -47,6 +48,15 @@ class ScheduledTimer<V> extends TimerState<V> implements RunnableScheduledFuture
 
     /** The timer this belongs to. Final: safely published with the object. */
     final WheelTimer timer;
+
+    /**
+     * The low 32 bits of the key a {@link #reschedule} asked for; the owner resolves them against its own time
+     * (the key lies within 2^31 - 1 ticks of it, which reschedule checks). Written (volatile) by reschedule before
+     * it moves NEW &rarr; MOVING or while MOVING; read (volatile) by the owner as it moves the timer, and again
+     * after its MOVING &rarr; NEW, so that a reschedule that found MOVING is never missed. It fills the 4 bytes the
+     * object had spare: the timer stays 48 bytes.
+     */
+    private volatile int movedKey;
 
     ScheduledTimer(WheelTimer timer, Object task, int kind, long key) {
         super(task, kind);
@@ -229,7 +239,7 @@ class ScheduledTimer<V> extends TimerState<V> implements RunnableScheduledFuture
      * @return whether this call ended it
      */
     final boolean fail(Throwable cause) {
-        if (!casPhase(NEW, COMPLETING)) {
+        if (!casPhase(NEW, COMPLETING) && !casPhase(MOVING, COMPLETING)) {
             return false;
         }
         forgetRunner();
@@ -283,9 +293,9 @@ class ScheduledTimer<V> extends TimerState<V> implements RunnableScheduledFuture
                     cancelledWhileRunning();
                     return true;
                 }
-            } else if (p == NEW || p == RETURNED) {
+            } else if (p == NEW || p == MOVING || p == RETURNED) {
                 if (casPhase(p, CANCELLED)) {
-                    cancelledBeforeStart(p);
+                    cancelledBeforeStart(p == MOVING ? NEW : p);
                     return true;
                 }
             } else if (p == CLAIMED) {
@@ -300,14 +310,61 @@ class ScheduledTimer<V> extends TimerState<V> implements RunnableScheduledFuture
     }
 
     @Override
+    public boolean reschedule(long delay, TimeUnit unit) {
+        Objects.requireNonNull(unit, "unit");
+        if (isPeriodic()) {
+            throw new UnsupportedOperationException("reschedule moves a one-shot timer; a periodic timer keeps its "
+                    + "period (cancel it and schedule anew)");
+        }
+        TickClock clock = timer.clock;
+        long key = clock.firstKey(delay, unit);
+        long now = clock.tickNow();
+        if (key - now > Integer.MAX_VALUE) {
+            throw new IllegalArgumentException("reschedule delay " + delay + " " + unit + " is more than 2^31 - 1 "
+                    + "ticks of " + clock.tickNanos + " ns ahead (" + Integer.MAX_VALUE * clock.tickNanos / 1_000_000_000L
+                    + " s): a rescheduled deadline is kept in 32 bits so that the timer stays 48 bytes; use a "
+                    + "coarser tick, or cancel and schedule anew");
+        }
+        if (!timer.isActive()) {
+            return false; // shut down: a pending timer keeps its time (shutdown) or is handed back (shutdownNow)
+        }
+        for (;;) {
+            int p = phase();
+            if (p == NEW) {
+                movedKey = (int) key;
+                if (casPhase(NEW, MOVING)) {
+                    return timer.offerMove(this, key);
+                }
+            } else if (p == MOVING) {
+                movedKey = (int) key; // then re-read the phase: the owner re-reads the key after its MOVING -> NEW
+                if (phase() == MOVING) {
+                    return true;
+                }
+            } else {
+                return false; // claimed, running, done, cancelled or handed back
+            }
+        }
+    }
+
+    /** @return the key a reschedule asked for, resolved against {@code base} (within 2^31 - 1 ticks of it) */
+    final long movedKey(long base) {
+        return base + (movedKey - (int) base);
+    }
+
+    /** @return the raw low 32 bits, for the owner's re-check after it moved the timer back to NEW */
+    final int movedKeyBits() {
+        return movedKey;
+    }
+
+    @Override
     public boolean cancelIfNotStarted() {
         for (;;) {
             int p = phase();
-            if (p != NEW && p != RETURNED) {
+            if (p != NEW && p != MOVING && p != RETURNED) {
                 return false;
             }
             if (casPhase(p, CANCELLED)) {
-                cancelledBeforeStart(p);
+                cancelledBeforeStart(p == MOVING ? NEW : p);
                 return true;
             }
         }
@@ -322,6 +379,11 @@ class ScheduledTimer<V> extends TimerState<V> implements RunnableScheduledFuture
         forgetRunner();
         releaseWaiters();
         timer.onCancelled(this, from);
+    }
+
+    /** A reschedule racing a shutdown ended this MOVING timer (CANCELLED): as a cancel from NEW. */
+    final void cancelledByShutdownWhileMoving() {
+        cancelledBeforeStart(NEW);
     }
 
     /** After a successful cancel of a run claimed or in progress: the runner frees the task itself. */
@@ -340,13 +402,14 @@ class ScheduledTimer<V> extends TimerState<V> implements RunnableScheduledFuture
      */
     @Override
     public long getDelay(TimeUnit unit) {
-        phase(); // lv: acquires the key a periodic runner wrote before its CAS back to NEW
-        return unit.convert(timer.clock.nanosUntilTick(startKey()), TimeUnit.NANOSECONDS);
+        // lv: acquires the key a periodic runner wrote before its CAS back to NEW
+        long key = phase() == MOVING ? movedKey(timer.clock.tickNow()) : startKey();
+        return unit.convert(timer.clock.nanosUntilTick(key), TimeUnit.NANOSECONDS);
     }
 
     /**
-     * The key of the timer's next start: for a one-shot, the key it was scheduled with (written before its offer,
-     * never changed after except by the owner, to the same value). {@link PeriodicTimer} answers its next period's.
+     * The key of the timer's next start: for a one-shot, the key it was scheduled with (written before its offer),
+     * changed after only by the owner (to the same value, or to a rescheduled key while the timer is MOVING). {@link PeriodicTimer} answers its next period's.
      */
     long startKey() {
         return key;

@@ -30,6 +30,8 @@ final class TimerCounters {
     /** Timers ended other than by cancel, when maxPending is unlimited: ran, failed, revoked, handed back. */
     private final LongAdder endedOtherwise = new LongAdder();
     private final LongAdder rejected = new LongAdder();
+    /** Move commands offered by reschedule (through the start queue, so not new timers); any thread. */
+    final LongAdder moves = new LongAdder();
     /** Periodic runs that threw and were continued (the timer's continuing failure policy); any thread. */
     final LongAdder continuedFailures = new LongAdder();
     /** sv by the owner after each step; lv by metrics(). */
@@ -97,7 +99,7 @@ final class TimerCounters {
         long cancelled = cancels.currentProducerIndex();
         cancelled += cancelsWithoutOffer.sum() - nonCancelOffers.sum();
         long ended = endedOtherwise.sum();
-        long notNew = resubmitted.sum() + revokedAccepts.sum();
+        long notNew = resubmitted.sum() + revokedAccepts.sum() + moves.sum();
         long scheduled = starts.currentProducerIndex() - notNew;
         long pending = maxPending != Long.MAX_VALUE ? pendingLimited.get() : scheduled - cancelled - ended;
         return new TimerMetrics(pending, scheduled, firedPublished, cancelled, rejected.sum(), lagNanos,

@@ -40,6 +40,27 @@ public interface TimerFuture<V> extends ScheduledFuture<V> {
     boolean cancelIfNotStarted();
 
     /**
+     * Moves a pending one-shot timer's deadline to {@code delay} from now, from any thread, without a lock and
+     * without allocating: the idle or keep-alive timeout pushed back on every read. Returns whether it took effect:
+     * false once a run has been claimed (the task has started or is about to), the timer completed or was
+     * cancelled, or the timer is shut down. The task never runs before the new deadline, and a reschedule racing
+     * the fire ends one way: the task runs once, either at the old deadline (and this returns false) or at the new
+     * one. Many reschedules of one timer between two steps of the owner cost the owner one move. A reschedule
+     * racing a shutdown of the timer may end the timer cancelled instead (it then returns false).
+     *
+     * @param delay the new delay from now; zero or negative means now
+     * @param unit its unit
+     * @return true if the timer will run at the new deadline (unless cancelled later), false if it was not pending
+     * @throws UnsupportedOperationException for a periodic timer, which keeps its period (cancel it and schedule
+     *                                       anew)
+     * @throws IllegalArgumentException if the new deadline is more than 2^31 - 1 ticks ahead (35 minutes at the
+     *                                  default 1 µs tick, 24 days at 1 ms): the rescheduled deadline is kept in 32
+     *                                  bits so that a timer stays 48 bytes
+     * @throws NullPointerException if unit is null
+     */
+    boolean reschedule(long delay, TimeUnit unit);
+
+    /**
      * Cancels the timer and, if its task is running, waits until it has returned: when this returns normally the
      * task is not running and will never run again (Linux's {@code timer_delete_sync}), so a resource the task uses
      * may be closed. It cancels as {@link #cancelIfNotStarted()} does if no run is in progress, and otherwise as

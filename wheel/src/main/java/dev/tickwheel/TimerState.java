@@ -22,20 +22,25 @@ abstract class TimerState<V> extends TimingWheel.Node implements Future<V> {
 
     // Phases: the low byte of state. Below COMPLETED: not done. From INTERRUPTING up: cancelled.
     static final int NEW = 0;
-    static final int RETURNED = 1;
+    /**
+     * Pending, with a new deadline on its way to the owner ({@code reschedule}): not dispatched, not claimable by a
+     * run; cancel and shutdownNow take it as they take NEW. The owner moves it back to NEW once it has moved it.
+     */
+    static final int MOVING = 1;
+    static final int RETURNED = 2;
     /** A run has claimed the timer; its thread is not yet published and the task has not started. */
-    static final int CLAIMED = 2;
+    static final int CLAIMED = 3;
     /** The runner's thread is published (see {@link ScheduledTimer#runnerThread()}); the task is running or about to. */
-    static final int RUNNING = 3;
+    static final int RUNNING = 4;
     /** Transient: the outcome is being written. */
-    static final int COMPLETING = 4;
-    static final int COMPLETED = 5;
-    static final int FAILED = 6;
+    static final int COMPLETING = 5;
+    static final int COMPLETED = 6;
+    static final int FAILED = 7;
     /** Transient: cancel(true) won against a running task and is interrupting its thread. */
-    static final int INTERRUPTING = 7;
-    static final int CANCELLED = 8;
+    static final int INTERRUPTING = 8;
+    static final int CANCELLED = 9;
     /** Cancelled by cancel(true), which interrupted the runner; the runner then clears that interrupt. */
-    static final int INTERRUPTED = 9;
+    static final int INTERRUPTED = 10;
     private static final int PHASE_MASK = 0xFF;
     /** Kind bit, fixed at construction: the task is a {@link Callable}, else a {@link Runnable} with result null. */
     static final int KIND_CALLABLE = 1 << 8;
@@ -105,10 +110,19 @@ abstract class TimerState<V> extends TimingWheel.Node implements Future<V> {
         return STATE.compareAndSet(this, kind | expect, kind | update);
     }
 
-    /** shutdownNow's claim: NEW &rarr; RETURNED, marking the timer handed back. */
+    /** shutdownNow's claim: NEW (or MOVING) &rarr; RETURNED, marking the timer handed back. */
     final boolean claimReturned() {
-        int kind = state & ~PHASE_MASK;
-        return STATE.compareAndSet(this, kind | NEW, kind | HANDED_BACK | RETURNED);
+        for (;;) {
+            int s = state;
+            int p = s & PHASE_MASK;
+            if (p != NEW && p != MOVING) {
+                return false;
+            }
+            int kind = s & ~PHASE_MASK;
+            if (STATE.compareAndSet(this, s, kind | HANDED_BACK | RETURNED)) {
+                return true;
+            }
+        }
     }
 
     /** @return whether the task is a {@link Callable} (fixed at construction) */

@@ -1,0 +1,258 @@
+package dev.tickwheel;
+
+import static java.util.concurrent.TimeUnit.HOURS;
+import static java.util.concurrent.TimeUnit.MILLISECONDS;
+import static java.util.concurrent.TimeUnit.SECONDS;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+import org.junit.jupiter.api.Test;
+
+/**
+ * {@link TimerFuture#reschedule}: on a manual clock with a 1 ms tick (tasks run inside {@code step()}, or are
+ * collected by a capturing executor), every rule: later and earlier, across the wheel's level boundaries, to a
+ * deadline already past, many reschedules costing one move, after the fire or a cancel, racing a dispatch, with
+ * shutdown and shutdownNow; and once with the real clock and pool, never early.
+ */
+class RescheduleTest {
+
+    private static WheelTimer manual(ManualTimeSource clock) {
+        return WheelTimer.builder().timeSource(clock).tick(1, MILLISECONDS).manualDrive().executor(Runnable::run)
+                .build();
+    }
+
+    private static void stepAt(WheelTimer t, ManualTimeSource clock, long ms) {
+        clock.advanceTo(0, MILLISECONDS.toNanos(ms));
+        OwnerLoop.of(t).step();
+    }
+
+    @Test
+    void aLaterDeadlineMovesTheRunThere() {
+        ManualTimeSource clock = new ManualTimeSource(0);
+        WheelTimer t = manual(clock);
+        AtomicInteger runs = new AtomicInteger();
+        TimerFuture<?> f = t.schedule(runs::incrementAndGet, 10, MILLISECONDS);
+        OwnerLoop.of(t).step();
+        stepAt(t, clock, 5);
+        assertTrue(f.reschedule(20, MILLISECONDS)); // due at 25
+        assertEquals(20, f.getDelay(MILLISECONDS), "getDelay reads the new deadline while it moves");
+        stepAt(t, clock, 10);
+        stepAt(t, clock, 24);
+        assertEquals(0, runs.get(), "not at the old deadline, not before the new one");
+        assertEquals(1, f.getDelay(MILLISECONDS));
+        stepAt(t, clock, 25);
+        assertEquals(1, runs.get());
+        stepAt(t, clock, 100);
+        assertEquals(1, runs.get(), "once");
+        assertFalse(f.reschedule(5, MILLISECONDS), "it ran: too late to move it");
+        assertEquals(1, t.metrics().scheduled(), "a move is not a new timer");
+        assertEquals(0, t.metrics().pending());
+    }
+
+    @Test
+    void anEarlierDeadlineWakesAndRunsEarlier() {
+        ManualTimeSource clock = new ManualTimeSource(0);
+        WheelTimer t = manual(clock);
+        AtomicInteger runs = new AtomicInteger();
+        TimerFuture<?> f = t.schedule(runs::incrementAndGet, 1, HOURS);
+        OwnerLoop.of(t).step();
+        OwnerLoop.of(t).planPark(); // parked until the hour's cascade
+        assertTrue(f.reschedule(5, MILLISECONDS));
+        assertTrue(OwnerLoop.of(t).isAwake(), "a reschedule before the owner's planned wake-up wakes it");
+        stepAt(t, clock, 4);
+        assertEquals(0, runs.get());
+        stepAt(t, clock, 5);
+        assertEquals(1, runs.get());
+    }
+
+    @Test
+    void movesAcrossEveryLevelBoundaryAreNeverEarlyAndOnTime() {
+        long[] delays = {2, 63, 64, 65, 4095, 4096, 4097, 262_143, 262_144, 262_145, 16_777_215, 16_777_216,
+                16_777_217, Integer.MAX_VALUE - 1000L};
+        for (long from : delays) {
+            for (long to : new long[] {1, 64, 4096, 262_145, 16_777_217, Integer.MAX_VALUE - 2000L}) {
+                ManualTimeSource clock = new ManualTimeSource(0);
+                WheelTimer t = manual(clock);
+                AtomicLong ranAt = new AtomicLong(-1);
+                TimerFuture<?> f = t.schedule(() -> ranAt.set(clock.nanoTime()), from, MILLISECONDS);
+                OwnerLoop.of(t).step();
+                stepAt(t, clock, 1); // one tick on: the move is made with the wheel and the clock at 1 ms
+                assertTrue(f.reschedule(to, MILLISECONDS), from + " -> " + to);
+                long due = 1 + to;
+                stepAt(t, clock, due - 1);
+                assertEquals(-1, ranAt.get(), "early: scheduled " + from + " ms, moved to " + to + " ms");
+                stepAt(t, clock, due);
+                assertEquals(MILLISECONDS.toNanos(due), ranAt.get(), "scheduled " + from + ", moved to " + to);
+            }
+        }
+    }
+
+    @Test
+    void aDeadlineAlreadyPastRunsAtTheNextStep() {
+        ManualTimeSource clock = new ManualTimeSource(0);
+        WheelTimer t = manual(clock);
+        AtomicInteger runs = new AtomicInteger();
+        TimerFuture<?> f = t.schedule(runs::incrementAndGet, 1, HOURS);
+        OwnerLoop.of(t).step();
+        stepAt(t, clock, 7);
+        assertTrue(f.reschedule(-5, SECONDS));
+        OwnerLoop.of(t).step();
+        assertEquals(1, runs.get());
+    }
+
+    @Test
+    void manyReschedulesBetweenTwoStepsCostOneMoveAndTheLastOneCounts() {
+        ManualTimeSource clock = new ManualTimeSource(0);
+        WheelTimer t = manual(clock);
+        AtomicLong ranAt = new AtomicLong(-1);
+        TimerFuture<?> f = t.schedule(() -> ranAt.set(clock.nanoTime()), 10, MILLISECONDS);
+        OwnerLoop.of(t).step();
+        for (int i = 1; i <= 100; i++) {
+            assertTrue(f.reschedule(10 + i, MILLISECONDS));
+        }
+        assertEquals(1, t.counters.moves.sum(), "one move command for the whole burst");
+        stepAt(t, clock, 109);
+        assertEquals(-1, ranAt.get());
+        stepAt(t, clock, 110);
+        assertEquals(MILLISECONDS.toNanos(110), ranAt.get(), "the last reschedule's deadline");
+    }
+
+    @Test
+    void aRescheduleBetweenTheOwnersMoveAndItsReturnToNewIsNotLost() {
+        ManualTimeSource clock = new ManualTimeSource(0);
+        WheelTimer t = manual(clock);
+        AtomicLong ranAt = new AtomicLong(-1);
+        TimerFuture<?> f = t.schedule(() -> ranAt.set(clock.nanoTime()), 10, MILLISECONDS);
+        OwnerLoop.of(t).step();
+        assertTrue(f.reschedule(30, MILLISECONDS));
+        OwnerLoop.of(t).step(); // moved to 30, NEW again
+        assertTrue(f.reschedule(40, MILLISECONDS)); // a second command
+        assertEquals(2, t.counters.moves.sum());
+        stepAt(t, clock, 39);
+        assertEquals(-1, ranAt.get());
+        stepAt(t, clock, 40);
+        assertEquals(MILLISECONDS.toNanos(40), ranAt.get());
+    }
+
+    @Test
+    void aRescheduleThatWinsAgainstADispatchedRunMovesItAndItRunsOnceAtTheNewTime() {
+        ManualTimeSource clock = new ManualTimeSource(0);
+        List<Runnable> handedOff = new ArrayList<>();
+        WheelTimer t = WheelTimer.builder().timeSource(clock).tick(1, MILLISECONDS).manualDrive()
+                .executor(handedOff::add).build();
+        AtomicLong ranAt = new AtomicLong(-1);
+        AtomicInteger runs = new AtomicInteger();
+        TimerFuture<?> f = t.schedule(() -> {
+            runs.incrementAndGet();
+            ranAt.set(clock.nanoTime());
+        }, 10, MILLISECONDS);
+        OwnerLoop.of(t).step();
+        stepAt(t, clock, 10); // handed to the "pool", not yet claimed by a worker
+        assertEquals(1, handedOff.size());
+        assertTrue(f.reschedule(5, MILLISECONDS), "no run has been claimed: the move wins"); // due at 15
+        handedOff.remove(0).run(); // the worker's claim loses: nothing runs
+        assertEquals(0, runs.get());
+        stepAt(t, clock, 14);
+        assertTrue(handedOff.isEmpty());
+        stepAt(t, clock, 15);
+        handedOff.remove(0).run();
+        assertEquals(1, runs.get());
+        assertEquals(MILLISECONDS.toNanos(15), ranAt.get());
+    }
+
+    @Test
+    void aCancelWhileMovingWinsAndTheTimerLeavesTheWheel() {
+        ManualTimeSource clock = new ManualTimeSource(0);
+        WheelTimer t = manual(clock);
+        AtomicInteger runs = new AtomicInteger();
+        TimerFuture<?> f = t.schedule(runs::incrementAndGet, 10, MILLISECONDS);
+        OwnerLoop.of(t).step();
+        assertTrue(f.reschedule(50, MILLISECONDS));
+        assertTrue(f.cancelIfNotStarted(), "MOVING is pending: the strict cancel wins");
+        assertFalse(f.reschedule(60, MILLISECONDS));
+        OwnerLoop.of(t).step();
+        stepAt(t, clock, 100);
+        assertEquals(0, runs.get());
+        assertEquals(0, OwnerLoop.of(t).wheel().size());
+        assertEquals(0, t.metrics().pending());
+        assertEquals(1, t.metrics().cancelled());
+    }
+
+    @Test
+    void shutdownNowHandsBackAMovingTimer() {
+        ManualTimeSource clock = new ManualTimeSource(0);
+        WheelTimer t = manual(clock);
+        TimerFuture<?> f = t.schedule(() -> { }, 10, MILLISECONDS);
+        OwnerLoop.of(t).step();
+        assertTrue(f.reschedule(50, MILLISECONDS));
+        List<Runnable> back = t.shutdownNow();
+        assertEquals(List.of(f), back);
+        assertFalse(f.reschedule(5, MILLISECONDS));
+        assertEquals(0, t.metrics().pending());
+    }
+
+    @Test
+    void afterShutdownATimerKeepsItsTime() {
+        ManualTimeSource clock = new ManualTimeSource(0);
+        WheelTimer t = manual(clock);
+        AtomicInteger runs = new AtomicInteger();
+        TimerFuture<?> f = t.schedule(runs::incrementAndGet, 10, MILLISECONDS);
+        OwnerLoop.of(t).step();
+        t.shutdown();
+        assertFalse(f.reschedule(50, MILLISECONDS), "shut down: no moves");
+        stepAt(t, clock, 10);
+        assertEquals(1, runs.get());
+    }
+
+    @Test
+    void badInputIsRejectedNamingTheValueAndTheRule() {
+        ManualTimeSource clock = new ManualTimeSource(0);
+        WheelTimer t = manual(clock);
+        TimerFuture<?> f = t.schedule(() -> { }, 10, MILLISECONDS);
+        IllegalArgumentException far = assertThrows(IllegalArgumentException.class,
+                () -> f.reschedule(Integer.MAX_VALUE + 1L, MILLISECONDS));
+        assertTrue(far.getMessage().contains("2147483648 MILLISECONDS") && far.getMessage().contains("2^31 - 1"),
+                far.getMessage());
+        assertThrows(NullPointerException.class, () -> f.reschedule(1, null));
+        TimerFuture<?> p = t.scheduleAtFixedRate(() -> { }, 1, 1, SECONDS);
+        UnsupportedOperationException u = assertThrows(UnsupportedOperationException.class,
+                () -> p.reschedule(5, SECONDS));
+        assertTrue(u.getMessage().contains("periodic"), u.getMessage());
+        assertTrue(f.reschedule(Integer.MAX_VALUE, MILLISECONDS), "the longest move is accepted");
+    }
+
+    @Test
+    void withTheRealClockAndPoolARescheduledTimerIsNeverEarly() throws Exception {
+        try (WheelTimer timer = WheelTimer.create()) {
+            int n = 200;
+            CountDownLatch done = new CountDownLatch(n);
+            List<String> early = new ArrayList<>();
+            for (int i = 0; i < n; i++) {
+                AtomicLong notBefore = new AtomicLong();
+                TimerFuture<?> f = timer.schedule(() -> {
+                    if (System.nanoTime() < notBefore.get()) {
+                        synchronized (early) {
+                            early.add("early by " + (notBefore.get() - System.nanoTime()) + " ns");
+                        }
+                    }
+                    done.countDown();
+                }, 1, TimeUnit.MILLISECONDS);
+                long delay = 2 + i % 5;
+                long before = System.nanoTime(); // the new deadline is at least this + delay
+                if (f.reschedule(delay, MILLISECONDS)) {
+                    notBefore.set(before + MILLISECONDS.toNanos(delay)); // else it ran at its old time: allowed
+                }
+            }
+            assertTrue(done.await(30, SECONDS));
+            assertTrue(early.isEmpty(), early.toString());
+        }
+    }
+}
