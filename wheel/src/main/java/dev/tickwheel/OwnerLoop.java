@@ -38,6 +38,8 @@ final class OwnerLoop {
     private final int batch;
     private final Runnable stepHook;
     private int dueCount;
+    /** The clock's tick read at the start of the current step (or park plan): the base moves resolve against. */
+    private long stepTick;
     private long fired;
     private boolean shutdownSeen;
     private boolean reapedLastStep;
@@ -102,6 +104,7 @@ final class OwnerLoop {
             stepHook.run();
         }
         long tick = clock.tickNow();
+        stepTick = tick;
         int reaped = port.cancels.drain(reaper, batch);
         int started = port.starts.drain(starter, batch);
         long target = tick + 1;
@@ -170,11 +173,12 @@ final class OwnerLoop {
     private void move(ScheduledTimer<?> t) {
         for (;;) {
             int bits = t.movedKeyBits();
-            // Resolved against the clock, not the wheel's time, which a long park leaves behind: the key is at
+            // Resolved against the clock (this step's reading), not the wheel's time, which a long park leaves
+            // behind: the key is at
             // most 2^31 - 1 ticks after the reschedule, and the owner takes the command before the later of the
             // key and its own planned wake-up (a reschedule earlier than that plan wakes it), so the key is within
             // 2^31 ticks of now either way.
-            long key = t.movedKey(clock.tickNow());
+            long key = t.movedKey(stepTick);
             if (t.isInWheel()) {
                 wheel.remove(t);
             }
@@ -245,6 +249,7 @@ final class OwnerLoop {
      */
     long planPark() {
         long tick = clock.tickNow();
+        stepTick = tick;
         long planned = wheel.nextEventAtOrBefore(CommandPort.NO_EVENT);
         if (reapedLastStep) {
             planned = Math.min(planned, tick + port.reapTicks);

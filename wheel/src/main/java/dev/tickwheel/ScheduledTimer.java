@@ -1,5 +1,8 @@
 package dev.tickwheel;
 
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+
 import java.util.Objects;
 import java.util.concurrent.Callable;
 import java.util.concurrent.Delayed;
@@ -51,12 +54,23 @@ class ScheduledTimer<V> extends TimerState<V> implements RunnableScheduledFuture
 
     /**
      * The low 32 bits of the key a {@link #reschedule} asked for; the owner resolves them against its own time
-     * (the key lies within 2^31 - 1 ticks of it, which reschedule checks). Written (volatile) by reschedule before
-     * it moves NEW &rarr; MOVING or while MOVING; read (volatile) by the owner as it moves the timer, and again
-     * after its MOVING &rarr; NEW, so that a reschedule that found MOVING is never missed. It fills the 4 bytes the
+     * (the key lies within 2^31 - 1 ticks of it, which reschedule checks). Written by reschedule before it moves
+     * NEW &rarr; MOVING (a release store: that CAS publishes it) or while MOVING (a volatile store, then a volatile
+     * load of the phase); read (volatile) by the owner as it moves the timer, and again after its MOVING &rarr; NEW,
+     * so that a reschedule that found MOVING is never missed. It fills the 4 bytes the
      * object had spare: the timer stays 48 bytes.
      */
-    private volatile int movedKey;
+    private int movedKey;
+
+    private static final VarHandle MOVED_KEY;
+
+    static {
+        try {
+            MOVED_KEY = MethodHandles.lookup().findVarHandle(ScheduledTimer.class, "movedKey", int.class);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
 
     ScheduledTimer(WheelTimer timer, Object task, int kind, long key) {
         super(task, kind);
@@ -317,8 +331,10 @@ class ScheduledTimer<V> extends TimerState<V> implements RunnableScheduledFuture
                     + "period (cancel it and schedule anew)");
         }
         TickClock clock = timer.clock;
-        long key = clock.firstKey(delay, unit);
-        long now = clock.tickNow();
+        long nowNanos = clock.elapsedNanos(); // one clock read for both: the new key and the tick now
+        long now = nowNanos / clock.tickNanos;
+        long key = delay <= 0 ? now
+                : TickClock.keyOf(TickClock.saturatedAdd(nowNanos, unit.toNanos(delay)), clock.tickNanos);
         if (key - now > Integer.MAX_VALUE) {
             throw new IllegalArgumentException("reschedule delay " + delay + " " + unit + " is more than 2^31 - 1 "
                     + "ticks of " + clock.tickNanos + " ns ahead (" + Integer.MAX_VALUE * clock.tickNanos / 1_000_000_000L
@@ -331,12 +347,13 @@ class ScheduledTimer<V> extends TimerState<V> implements RunnableScheduledFuture
         for (;;) {
             int p = phase();
             if (p == NEW) {
-                movedKey = (int) key;
+                MOVED_KEY.setRelease(this, (int) key); // published to the owner by the CAS and the offer
                 if (casPhase(NEW, MOVING)) {
                     return timer.offerMove(this, key);
                 }
             } else if (p == MOVING) {
-                movedKey = (int) key; // then re-read the phase: the owner re-reads the key after its MOVING -> NEW
+                // Volatile, then re-read the phase: the owner re-reads the key after its MOVING -> NEW.
+                MOVED_KEY.setVolatile(this, (int) key);
                 if (phase() == MOVING) {
                     return true;
                 }
@@ -348,12 +365,12 @@ class ScheduledTimer<V> extends TimerState<V> implements RunnableScheduledFuture
 
     /** @return the key a reschedule asked for, resolved against {@code base} (within 2^31 - 1 ticks of it) */
     final long movedKey(long base) {
-        return base + (movedKey - (int) base);
+        return base + (movedKeyBits() - (int) base);
     }
 
-    /** @return the raw low 32 bits, for the owner's re-check after it moved the timer back to NEW */
+    /** @return the raw low 32 bits (a volatile load), for the owner's move and its re-check */
     final int movedKeyBits() {
-        return movedKey;
+        return (int) MOVED_KEY.getVolatile(this);
     }
 
     @Override

@@ -42,7 +42,8 @@ class BenchmarkListTest {
                 "dev.tickwheel.bench.WheelAloneBenchmark.removeAddAdvance",
                 "dev.tickwheel.bench.ColdLineFloor.touchOne",
                 "dev.tickwheel.bench.ColdLineFloor.touchIndependent",
-                "dev.tickwheel.bench.ClockRead.nanoTime"));
+                "dev.tickwheel.bench.ClockRead.nanoTime",
+                "dev.tickwheel.bench.IdleTimeoutBenchmark.reset"));
         assertEquals(expected, flags.keySet());
         flags.forEach((name, args) -> {
             for (String flag : List.of("-Xmn256m", "-XX:+AlwaysPreTouch", "-XX:+UseG1GC")) {
