@@ -52,6 +52,15 @@ public final class FiringLateness {
                     Peer.valueOf(r.get("peer")).label(), r.get("probes"), r.get("p50ms"), r.get("p99ms"),
                     r.get("p999ms"), r.get("maxms"), r.get("early"), r.get("missing"));
         }
+        System.out.printf(Locale.ROOT, "%n%-28s %8s %10s %10s %10s %10s%n", "its own record (ms)", "runs", "p50",
+                "p99", "p99.9", "max");
+        for (Map<String, String> r : results) {
+            if (!"-".equals(r.get("ownCount"))) {
+                System.out.printf(Locale.ROOT, "%-28s %8s %10s %10s %10s %10s%n",
+                        Peer.valueOf(r.get("peer")).label(), r.get("ownCount"), r.get("ownP50ms"),
+                        r.get("ownP99ms"), r.get("ownP999ms"), r.get("ownMaxms"));
+            }
+        }
     }
 
     /** Runs each peer in its own child JVM; a peer this JVM cannot run is skipped with a line saying so. */
@@ -84,8 +93,14 @@ public final class FiringLateness {
         long measureFrom = start + TimeUnit.SECONDS.toNanos(warmup);
         long end = measureFrom + TimeUnit.SECONDS.toNanos(seconds);
         long probes = 0;
+        boolean measuring = false;
         for (long now = start; now < end; now = System.nanoTime()) {
             boolean counted = now >= measureFrom;
+            if (counted && !measuring) {
+                measuring = true;
+                timer.resetOwnLateness(); // the timer's own record covers the measured probes (warm-up ones may
+                                          // still fire inside it: at most 50 ms of them)
+            }
             long delayMs = 1 + random.nextInt(MAX_PROBE_DELAY_MS);
             long called = System.nanoTime();
             timer.schedule(new Probe(recorder, called + TimeUnit.MILLISECONDS.toNanos(delayMs), counted), delayMs);
@@ -105,6 +120,7 @@ public final class FiringLateness {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
+        long[] own = timer.ownLateness();
         timer.close();
         Histogram h;
         long early;
@@ -118,7 +134,10 @@ public final class FiringLateness {
                 "p50ms", ms(h.getValueAtPercentile(50)), "p99ms", ms(h.getValueAtPercentile(99)),
                 "p999ms", ms(h.getValueAtPercentile(99.9)), "maxms", ms(h.getMaxValue()),
                 "early", early, "maxEarlyMs", early == 0 ? "0" : ms(earliest),
-                "missing", probes - recorder.fired.get()));
+                "missing", probes - recorder.fired.get(),
+                "ownCount", own == null ? "-" : own[0], "ownP50ms", own == null ? "-" : ms(own[1]),
+                "ownP99ms", own == null ? "-" : ms(own[2]), "ownP999ms", own == null ? "-" : ms(own[3]),
+                "ownMaxms", own == null ? "-" : ms(own[4])));
     }
 
     private static volatile boolean loadStop;

@@ -17,4 +17,16 @@ public interface TimerAdapter extends AutoCloseable {
     /** Stops the timer's threads, dropping pending timers; waits for the threads to end. */
     @Override
     void close();
+
+    /** Starts the timer's own lateness record afresh, if it keeps one (Tickwheel's {@code TimerMetrics}). */
+    default void resetOwnLateness() {
+    }
+
+    /**
+     * @return the timer's own lateness record since {@link #resetOwnLateness()}, as {count, p50, p99, p99.9, max}
+     *         in nanoseconds, or null if it keeps none
+     */
+    default long[] ownLateness() {
+        return null;
+    }
 }

@@ -1,5 +1,6 @@
 package dev.tickwheel.bench.peer;
 
+import dev.tickwheel.TimerMetrics;
 import dev.tickwheel.WheelTimer;
 import dev.tickwheel.bench.Task;
 import dev.tickwheel.bench.TimerAdapter;
@@ -26,6 +27,17 @@ public final class TickwheelAdapter implements TimerAdapter {
     @Override
     public void cancel(Object handle) {
         ((ScheduledFuture<?>) handle).cancel(false);
+    }
+
+    @Override
+    public void resetOwnLateness() {
+        timer.resetLateness();
+    }
+
+    @Override
+    public long[] ownLateness() {
+        TimerMetrics.Lateness l = timer.metrics().lateness();
+        return new long[] {l.count(), l.p50Nanos(), l.p99Nanos(), l.p999Nanos(), l.maxNanos()};
     }
 
     @Override

@@ -24,6 +24,14 @@ final class LatenessScenario extends Scenario {
             put(results, Metric.LATENESS_P999, "lateness p99.9" + UNDER, peer, r.get("p999ms"));
             put(results, Metric.LATENESS_MAX, "lateness max" + UNDER, peer, r.get("maxms"));
             put(results, Metric.EARLY_FIRES, "early fires (of the probes above)", peer, r.get("early"));
+            if (!"-".equals(r.getOrDefault("ownP50ms", "-"))) {
+                // The timer's own record of the same probes (its lateness histogram), one row per percentile.
+                String own = "the timer's own record (TimerMetrics.lateness()) of the probes above: ";
+                results.row(Metric.OWN_LATENESS, 50, 0, own + "p50").put(peer, Double.parseDouble(r.get("ownP50ms")));
+                results.row(Metric.OWN_LATENESS, 99, 0, own + "p99").put(peer, Double.parseDouble(r.get("ownP99ms")));
+                results.row(Metric.OWN_LATENESS, 999, 0, own + "p99.9")
+                        .put(peer, Double.parseDouble(r.get("ownP999ms")));
+            }
             if (!"0".equals(r.get("early"))) {
                 results.note(peer.label() + ": " + r.get("early") + " of " + r.get("probes") + " lateness probes"
                         + " fired early, by up to " + r.get("maxEarlyMs") + " ms");

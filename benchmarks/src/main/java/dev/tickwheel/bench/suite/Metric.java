@@ -27,6 +27,8 @@ enum Metric {
     LATENESS_P999("ms", false),
     /** Scenario 4: firing lateness, worst. */
     LATENESS_MAX("ms", false),
+    /** Scenario 4: the timer's own lateness record ({@code TimerMetrics.lateness()}), where it keeps one. */
+    OWN_LATENESS("ms", false),
     /** Scenario 4: probes that fired before they were due. */
     EARLY_FIRES("count", false),
     /** Scenario 5: CPU ms an idle timer burns in 5 s. */
