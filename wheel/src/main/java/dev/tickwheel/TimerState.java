@@ -72,8 +72,9 @@ abstract class TimerState<V> extends TimingWheel.Node implements Future<V> {
      * run's claim winner stores its thread before the CLAIMED &rarr; RUNNING cas that releases it to a cancel(true),
      * which reads it only after winning RUNNING &rarr; INTERRUPTING; the thread that ends the timer stores the
      * outcome before the terminal phase (sv), which publishes it to readers that load the phase (lv) first. A cancel
-     * from NEW nulls it after its CAS, and a runner that lost to a cancel nulls it once the cancel is done with it,
-     * to free the task: no reader looks at the outcome of a cancelled timer.
+     * from NEW nulls it after its CAS (plain: the common cancel), and a runner that lost to a cancel nulls it once
+     * the cancel is done with it (volatile, through TASK_OR_OUTCOME), then wakes the waiters: cancelAndAwait reads it
+     * (volatile) to learn that the runner has left. No reader looks at the outcome of a cancelled timer.
      */
     Object taskOrOutcome;
 
@@ -206,6 +207,13 @@ abstract class TimerState<V> extends TimingWheel.Node implements Future<V> {
         WaitNode q = null;
         boolean queued = false;
         for (;;) {
+            if (queued && q.thread == null) {
+                // Released (a volatile read: what the releaser stored before it released is visible now), but a
+                // release need not be this waiter's: a cancel(true) finishing its interrupt wakes the stack while
+                // the run it cancelled is still leaving. Queue again before waiting more, or nobody would wake us.
+                q = null;
+                queued = false;
+            }
             if (noRun ? !runInProgress() : phase() >= COMPLETED) {
                 if (q != null) {
                     q.thread = null;

@@ -94,6 +94,11 @@ final class WorkerPool extends TaskDispatch {
     /** One worker: its thread and its state (see the class comment). */
     static final class Worker implements Runnable {
         private final WorkerPool pool;
+        /**
+         * The worker's thread. Written (plain) once by the owner before it starts the thread and before it
+         * publishes the slot through {@code started} (volatile); read by wakers (unpark), isPoolThread and
+         * handBack only below a {@code started} they loaded. Null for a test's detached worker.
+         */
         Thread thread;
         /**
          * ACTIVE, SEARCHING, PARKED or EXITED. Written by the worker (volatile, or CAS from PARKED) and by a waker
