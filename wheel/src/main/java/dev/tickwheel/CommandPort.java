@@ -287,8 +287,9 @@ abstract class CommandPort extends AbstractExecutorService {
     }
 
     /**
-     * A reschedule moved {@code t} from NEW to MOVING: offer it for the owner to move (a command like a start, not
-     * counted as a new timer), wake the owner if the new key precedes its plan, then re-read the run state. If a
+     * {@code t} went to MOVING (a reschedule to an earlier key, or a dispatched run that found its timer DEFERRED):
+     * offer it for the owner to move (a command like a start, not counted as a new timer), wake the owner if the new
+     * key precedes its plan, then re-read the run state. If a
      * shutdown raced, the owner may have exited (or collected for shutdownNow) before this offer: end the timer
      * as cancelled unless the owner has moved it already.
      *

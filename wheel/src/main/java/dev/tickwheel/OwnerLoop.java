@@ -41,6 +41,8 @@ final class OwnerLoop {
     /** The clock's tick read at the start of the current step (or park plan): the base moves resolve against. */
     private long stepTick;
     private long fired;
+    /** Moves done (earlier reschedules, deferred timers moved at their old key, runs handed back): for tests. */
+    private long moved;
     private boolean shutdownSeen;
     private boolean reapedLastStep;
     /** Consecutive park plans abandoned because a producer was between its index claim and element store. */
@@ -132,9 +134,10 @@ final class OwnerLoop {
             move(t);
             return;
         }
-        if (phase != ScheduledTimer.NEW) {
+        if (phase != ScheduledTimer.NEW && phase != ScheduledTimer.DEFERRED) {
             return; // cancelled or revoked before reaching the wheel; already accounted for
         }
+        // DEFERRED: rescheduled later before its first start; linked at its own key, moved when that expires.
         // After shutdown() a periodic timer's next period does not start (shutdown ended it; this one raced it).
         // After shutdownNow (STOP, which may have landed during this step) timers are linked like any other, so
         // that stopNow hands them back.
@@ -150,44 +153,56 @@ final class OwnerLoop {
         place(t, t.startKey()); // a periodic's next period: its runner never writes the key the wheel reads
     }
 
-    /** Links a timer at {@code key}, or takes it as due now if that key is already behind the wheel. */
-    private void place(ScheduledTimer<?> t, long key) {
+    /**
+     * Links a timer at {@code key}, or takes it as due now if that key is already behind the wheel.
+     *
+     * @return whether it was taken as due (appended to the due buffer) rather than linked
+     */
+    private boolean place(ScheduledTimer<?> t, long key) {
         long min = wheel.minAllowedKey();
         if (key >= min) {
             wheel.add(t, key);
+            return false;
         } else if (dueCount < due.length) {
             due[dueCount++] = t;
+            return true;
         } else {
             // The due buffer is full (a flood of already-due timers): the earliest key the wheel takes is at most
             // the current tick + 1, so the timer still runs at the next step's advance, in key order.
             wheel.add(t, min);
+            return false;
         }
     }
 
     /**
-     * A reschedule's move: unlink the timer if it is linked (else it left the wheel when its old key expired, and
-     * its dispatch skipped it as MOVING), link it at the new key (or take it as due), then MOVING &rarr; NEW. A
-     * reschedule that came meanwhile found MOVING and only stored its key: if the key bits changed, move again.
-     * One move per burst of reschedules between two steps: only the first offers a command.
+     * A move, for a reschedule to an earlier key (its command) or for a deferred timer whose old key expired (the
+     * owner moved it DEFERRED &rarr; MOVING itself): unlink the timer if it is linked (else it left the wheel when its
+     * old key expired), link it at the key its state word carries (or take it as due), then MOVING &rarr; NEW in one
+     * CAS on the word read, adding to its relink stamp. A reschedule meanwhile changes the word's key (still
+     * MOVING): the CAS fails and the move starts over with the newer key, so none is lost; a cancel, shutdownNow's
+     * claim or a failure ends the loop, and the path that ended the timer takes it out of the wheel or the due
+     * buffer. One move per burst of reschedules between two steps: only the first offers a command.
      */
     private void move(ScheduledTimer<?> t) {
         for (;;) {
-            int bits = t.movedKeyBits();
+            long s = t.word();
+            if (ScheduledTimer.phaseOf(s) != ScheduledTimer.MOVING) {
+                return; // cancelled (or handed back, or failed) while moving: its own path unlinks it
+            }
             // Resolved against the clock (this step's reading), not the wheel's time, which a long park leaves
-            // behind: the key is at
-            // most 2^31 - 1 ticks after the reschedule, and the owner takes the command before the later of the
-            // key and its own planned wake-up (a reschedule earlier than that plan wakes it), so the key is within
-            // 2^31 ticks of now either way.
-            long key = t.movedKey(stepTick);
+            // behind (see ScheduledTimer.resolveKey).
+            long key = t.movedKey(s, stepTick);
             if (t.isInWheel()) {
                 wheel.remove(t);
             }
-            place(t, key);
-            if (!t.casPhase(ScheduledTimer.MOVING, ScheduledTimer.NEW)) {
-                return; // cancelled (or handed back, or failed) while moving: its own path unlinks it
-            }
-            if (t.movedKeyBits() == bits || !t.casPhase(ScheduledTimer.NEW, ScheduledTimer.MOVING)) {
+            t.key = key; // plain: a reschedule reads it only after the CAS below (or a later one) releases it
+            boolean taken = place(t, key);
+            if (t.casWord(s, ScheduledTimer.withPhase(s + ScheduledTimer.STAMP_ONE, ScheduledTimer.NEW))) {
+                moved++;
                 return;
+            }
+            if (taken) {
+                due[--dueCount] = null; // placed again below: the due buffer holds each timer once
             }
         }
     }
@@ -209,8 +224,8 @@ final class OwnerLoop {
                     return; // shutdownNow: the next step's stopNow hands the rest back (it skips the nulled entries)
                 }
                 due[i] = null;
-                if (t == null || t.phase() != ScheduledTimer.NEW) {
-                    continue; // cancelled, not yet reaped
+                if (t == null || !dueNow(t)) {
+                    continue; // cancelled (not yet reaped), moving, or deferred and moved just now
                 }
                 fired++;
                 dispatch.dispatch(t);
@@ -219,6 +234,24 @@ final class OwnerLoop {
         } finally {
             if (fired != before) {
                 dispatch.afterBatch(); // one wake-up per batch, not per timer
+            }
+        }
+    }
+
+    /**
+     * Whether a timer taken as due is to run now: NEW. A DEFERRED one was rescheduled later after it was linked: it
+     * moves to its new key now instead (DEFERRED &rarr; MOVING, then {@link #move}, which may take it as due again if
+     * that key has come too: it is then dispatched later in the same loop). A MOVING one has its command queued.
+     */
+    private boolean dueNow(ScheduledTimer<?> t) {
+        for (;;) {
+            int p = t.phase();
+            if (p != ScheduledTimer.DEFERRED) {
+                return p == ScheduledTimer.NEW;
+            }
+            if (t.casPhase(ScheduledTimer.DEFERRED, ScheduledTimer.MOVING)) {
+                move(t);
+                return false;
             }
         }
     }
@@ -367,6 +400,11 @@ final class OwnerLoop {
     /** @return whether a producer has woken the owner since its last {@link #planPark()} */
     boolean isAwake() {
         return port.isAwake();
+    }
+
+    /** @return how many moves the owner has done (each relinks one timer), for tests that count them */
+    long moves() {
+        return moved;
     }
 
     /** @return the owner's wheel, for tests that inspect it between steps from the stepping thread */

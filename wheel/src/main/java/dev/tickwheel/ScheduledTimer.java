@@ -1,8 +1,5 @@
 package dev.tickwheel;
 
-import java.lang.invoke.MethodHandles;
-import java.lang.invoke.VarHandle;
-
 import java.util.Objects;
 import java.util.concurrent.Callable;
 import java.util.concurrent.Delayed;
@@ -22,6 +19,9 @@ import java.util.concurrent.TimeoutException;
  *   RUNNING ──cancel(false)──▶ CANCELLED                       (the task runs on; its outcome is dropped)
  *   RUNNING ──cancel(true)──▶ INTERRUPTING ──runner interrupted──▶ INTERRUPTED
  *   NEW ──shutdownNow collects──▶ RETURNED ──run (by the caller)──▶ CLAIMED, or ──cancel──▶ CANCELLED
+ *   NEW ──reschedule later──▶ DEFERRED ──old key expires: owner──▶ MOVING ──owner relinked──▶ NEW
+ *   NEW | DEFERRED ──reschedule earlier──▶ MOVING (+ move command) ──owner relinked──▶ NEW
+ *   DEFERRED ──a dispatched run finds it (the reschedule came after the dispatch)──▶ MOVING (+ move command)
  *   NEW ──schedule revoked on shutdown──▶ CANCELLED          (the producer then throws RejectedExecutionException)
  *   NEW ──executor rejects, or the owner fails──▶ FAILED
  * </pre>
@@ -34,8 +34,16 @@ import java.util.concurrent.TimeoutException;
  * uninterrupted. The runner that loses its final CAS to a cancel(true) waits out INTERRUPTING and clears the
  * interrupt, so it never reaches the next task its thread runs.
  *
- * <p>{@link #cancelIfNotStarted()}, the strict cancel, succeeds only from NEW or RETURNED: in a race with the fire
- * (whose claim is the CAS from NEW) exactly one of the two wins.
+ * <p>{@link #cancelIfNotStarted()}, the strict cancel, succeeds only from a pending phase (NEW, MOVING, DEFERRED) or
+ * RETURNED: in a race with the fire (whose claim is the CAS from NEW) exactly one of the two wins.
+ *
+ * <p>A reschedule is one CAS on the state word, which carries the new key's low 32 bits: a later deadline only
+ * defers the timer (NEW or DEFERRED &rarr; DEFERRED), sending nothing, and the owner moves it when its old key
+ * expires; an earlier one moves it to MOVING and sends a move command. Whether the new key is later is judged
+ * against the key the timer is linked at, read beside the word; the owner changes that key only inside a move, and
+ * every move ends by adding to the word's relink stamp, so a CAS that finds the word it read also finds that key
+ * unchanged. A run claims only from NEW, so a dispatch that a deferral overtook finds DEFERRED, claims nothing, and
+ * sends the move itself.
  *
  * <p>The node's wheel fields ({@code key}, links) are written by the producer before the node is offered to the
  * start queue (a release; the owner's poll acquires), and after that only by the owner thread. A
@@ -43,7 +51,8 @@ import java.util.concurrent.TimeoutException;
  * it takes the next start command.
  *
  * <p>Memory: the object header, the wheel's key, two links and wheel reference, {@link TimerState}'s three fields
- * (state, task-or-outcome, waiters) and the timer reference here come to 48 bytes with compressed references, which is the whole cost of a pending one-shot timer. The thread running the
+ * (the state word, task-or-outcome, waiters) and the timer reference here come to 48 bytes with compressed
+ * references, which is the whole cost of a pending one-shot timer. The thread running the
  * task needs no field of its own: while it runs, {@code taskOrOutcome} holds it (the runner keeps the task in a
  * local).
  */
@@ -51,26 +60,6 @@ class ScheduledTimer<V> extends TimerState<V> implements RunnableScheduledFuture
 
     /** The timer this belongs to. Final: safely published with the object. */
     final WheelTimer timer;
-
-    /**
-     * The low 32 bits of the key a {@link #reschedule} asked for; the owner resolves them against its own time
-     * (the key lies within 2^31 - 1 ticks of it, which reschedule checks). Written by reschedule before it moves
-     * NEW &rarr; MOVING (a release store: that CAS publishes it) or while MOVING (a volatile store, then a volatile
-     * load of the phase); read (volatile) by the owner as it moves the timer, and again after its MOVING &rarr; NEW,
-     * so that a reschedule that found MOVING is never missed. It fills the 4 bytes the
-     * object had spare: the timer stays 48 bytes.
-     */
-    private int movedKey;
-
-    private static final VarHandle MOVED_KEY;
-
-    static {
-        try {
-            MOVED_KEY = MethodHandles.lookup().findVarHandle(ScheduledTimer.class, "movedKey", int.class);
-        } catch (ReflectiveOperationException e) {
-            throw new ExceptionInInitializerError(e);
-        }
-    }
 
     ScheduledTimer(WheelTimer timer, Object task, int kind, long key) {
         super(task, kind);
@@ -123,6 +112,7 @@ class ScheduledTimer<V> extends TimerState<V> implements RunnableScheduledFuture
     public void run() {
         int claim = claimRun();
         if (claim == NOT_CLAIMED) {
+            moveIfDeferred();
             return;
         }
         boolean returned = claim == CLAIMED_RETURNED;
@@ -153,6 +143,26 @@ class ScheduledTimer<V> extends TimerState<V> implements RunnableScheduledFuture
         releaseWaiters();
         if (!returned) {
             timer.onEnded(this);
+        }
+    }
+
+    /**
+     * A run that claimed nothing because the timer is DEFERRED: the owner dispatched it at its old key, and a
+     * reschedule to a later key came before this claim (the owner saw NEW; the claim saw DEFERRED). Nobody else will
+     * move it, since the owner has let go of it: send the move command the reschedule did not (DEFERRED &rarr;
+     * MOVING), and the task runs once, at the new deadline. Also reached by a caller's early {@code run()} of a
+     * deferred timer, which then moves to its new deadline instead of running now (as for MOVING).
+     */
+    private void moveIfDeferred() {
+        for (;;) {
+            long s = word();
+            if (phaseOf(s) != DEFERRED) {
+                return; // cancelled, ran, handed back, or not a timer whose run lost to a reschedule
+            }
+            if (casWord(s, withPhase(s, MOVING))) {
+                timer.offerMove(this, resolveKey(keyBits(s), timer.clock.tickNow()));
+                return;
+            }
         }
     }
 
@@ -253,7 +263,7 @@ class ScheduledTimer<V> extends TimerState<V> implements RunnableScheduledFuture
      * @return whether this call ended it
      */
     final boolean fail(Throwable cause) {
-        if (!casPhase(NEW, COMPLETING) && !casPhase(MOVING, COMPLETING)) {
+        if (!casPhase(NEW, COMPLETING) && !casPhase(MOVING, COMPLETING) && !casPhase(DEFERRED, COMPLETING)) {
             return false;
         }
         forgetRunner();
@@ -307,9 +317,9 @@ class ScheduledTimer<V> extends TimerState<V> implements RunnableScheduledFuture
                     cancelledWhileRunning();
                     return true;
                 }
-            } else if (p == NEW || p == MOVING || p == RETURNED) {
+            } else if (p == NEW || p == MOVING || p == DEFERRED || p == RETURNED) {
                 if (casPhase(p, CANCELLED)) {
-                    cancelledBeforeStart(p == MOVING ? NEW : p);
+                    cancelledBeforeStart(p == RETURNED ? RETURNED : NEW);
                     return true;
                 }
             } else if (p == CLAIMED) {
@@ -333,9 +343,9 @@ class ScheduledTimer<V> extends TimerState<V> implements RunnableScheduledFuture
         TickClock clock = timer.clock;
         long nowNanos = clock.elapsedNanos(); // one clock read for both: the new key and the tick now
         long now = nowNanos / clock.tickNanos;
-        long key = delay <= 0 ? now
+        long to = delay <= 0 ? now
                 : TickClock.keyOf(TickClock.saturatedAdd(nowNanos, unit.toNanos(delay)), clock.tickNanos);
-        if (key - now > Integer.MAX_VALUE) {
+        if (to - now > Integer.MAX_VALUE) {
             throw new IllegalArgumentException("reschedule delay " + delay + " " + unit + " is more than 2^31 - 1 "
                     + "ticks of " + clock.tickNanos + " ns ahead (" + Integer.MAX_VALUE * clock.tickNanos / 1_000_000_000L
                     + " s): a rescheduled deadline is kept in 32 bits so that the timer stays 48 bytes; use a "
@@ -345,17 +355,24 @@ class ScheduledTimer<V> extends TimerState<V> implements RunnableScheduledFuture
             return false; // shut down: a pending timer keeps its time (shutdown) or is handed back (shutdownNow)
         }
         for (;;) {
-            int p = phase();
-            if (p == NEW) {
-                MOVED_KEY.setRelease(this, (int) key); // published to the owner by the CAS and the offer
-                if (casPhase(NEW, MOVING)) {
-                    return timer.offerMove(this, key);
+            long s = word();
+            int p = phaseOf(s);
+            if (p == NEW || p == DEFERRED) {
+                // Where the timer is linked. The owner writes the key only while MOVING (and its CAS back to NEW,
+                // which this load of the word acquired, released it), or at the first start, to the same key or a
+                // later one that is already due. If the CAS below finds the word unchanged, so is this key: every
+                // move adds to the stamp.
+                long linked = this.key;
+                if (to >= linked) {
+                    if (casWord(s, withKey(s, DEFERRED, to))) {
+                        return true; // deferred: the owner moves it when its old key expires; nothing to send
+                    }
+                } else if (casWord(s, withKey(s, MOVING, to))) {
+                    return timer.offerMove(this, to);
                 }
             } else if (p == MOVING) {
-                // Volatile, then re-read the phase: the owner re-reads the key after its MOVING -> NEW.
-                MOVED_KEY.setVolatile(this, (int) key);
-                if (phase() == MOVING) {
-                    return true;
+                if (casWord(s, withKey(s, MOVING, to))) {
+                    return true; // the move under way takes the newest key (the owner's CAS back to NEW sees it)
                 }
             } else {
                 return false; // claimed, running, done, cancelled or handed back
@@ -363,25 +380,32 @@ class ScheduledTimer<V> extends TimerState<V> implements RunnableScheduledFuture
         }
     }
 
-    /** @return the key a reschedule asked for, resolved against {@code base} (within 2^31 - 1 ticks of it) */
-    final long movedKey(long base) {
-        return base + (movedKeyBits() - (int) base);
+    /**
+     * The key whose low 32 bits are {@code bits}, in the window from 2^30 ticks before {@code tickNow} to 3 x 2^30
+     * after it. A rescheduled key lies between the rescheduling thread's clock reading and 2^31 - 1 ticks after it,
+     * so it resolves right unless the resolving thread reads its {@code tickNow} more than 2^30 ticks (18 minutes at
+     * the 1 µs tick) after the key, or more than 2^30 ticks before that reading: the owner resolves a move in the
+     * step that takes it, and a deferral when the old key expires, which is before the new key.
+     */
+    static long resolveKey(int bits, long tickNow) {
+        long base = tickNow + (1L << 30);
+        return base + (bits - (int) base);
     }
 
-    /** @return the raw low 32 bits (a volatile load), for the owner's move and its re-check */
-    final int movedKeyBits() {
-        return (int) MOVED_KEY.getVolatile(this);
+    /** @return the key a MOVING or DEFERRED word asks for */
+    final long movedKey(long word, long tickNow) {
+        return resolveKey(keyBits(word), tickNow);
     }
 
     @Override
     public boolean cancelIfNotStarted() {
         for (;;) {
             int p = phase();
-            if (p != NEW && p != MOVING && p != RETURNED) {
+            if (p != NEW && p != MOVING && p != DEFERRED && p != RETURNED) {
                 return false;
             }
             if (casPhase(p, CANCELLED)) {
-                cancelledBeforeStart(p == MOVING ? NEW : p);
+                cancelledBeforeStart(p == RETURNED ? RETURNED : NEW);
                 return true;
             }
         }
@@ -419,9 +443,14 @@ class ScheduledTimer<V> extends TimerState<V> implements RunnableScheduledFuture
      */
     @Override
     public long getDelay(TimeUnit unit) {
-        // lv: acquires the key a periodic runner wrote before its CAS back to NEW
-        long key = phase() == MOVING ? movedKey(timer.clock.tickNow()) : startKey();
-        return unit.convert(timer.clock.nanosUntilTick(key), TimeUnit.NANOSECONDS);
+        return unit.convert(timer.clock.nanosUntilTick(dueKey()), TimeUnit.NANOSECONDS);
+    }
+
+    /** @return the key the timer is due at: a rescheduled one while MOVING or DEFERRED, else {@link #startKey()} */
+    final long dueKey() {
+        long s = word(); // lv: acquires the key a periodic runner wrote before its CAS back to NEW
+        int p = phaseOf(s);
+        return p == MOVING || p == DEFERRED ? movedKey(s, timer.clock.tickNow()) : startKey();
     }
 
     /**
@@ -438,7 +467,7 @@ class ScheduledTimer<V> extends TimerState<V> implements RunnableScheduledFuture
             return 0;
         }
         if (other instanceof ScheduledTimer && ((ScheduledTimer<?>) other).timer == timer) {
-            return Long.compare(startKey(), ((ScheduledTimer<?>) other).startKey());
+            return Long.compare(dueKey(), ((ScheduledTimer<?>) other).dueKey());
         }
         return Long.compare(getDelay(TimeUnit.NANOSECONDS), other.getDelay(TimeUnit.NANOSECONDS));
     }
@@ -448,7 +477,9 @@ class ScheduledTimer<V> extends TimerState<V> implements RunnableScheduledFuture
         int p = phase();
         String status;
         switch (p) {
-            case NEW: status = "pending"; break;
+            case NEW:
+            case MOVING:
+            case DEFERRED: status = "pending"; break;
             case RETURNED: status = "returned by shutdownNow"; break;
             case CLAIMED:
             case RUNNING:
@@ -457,6 +488,6 @@ class ScheduledTimer<V> extends TimerState<V> implements RunnableScheduledFuture
             case FAILED: status = "failed"; break;
             default: status = "cancelled"; break;
         }
-        return getClass().getSimpleName() + "[" + status + ", due tick " + startKey() + "]";
+        return getClass().getSimpleName() + "[" + status + ", due tick " + dueKey() + "]";
     }
 }

@@ -20,27 +20,37 @@ import java.util.concurrent.locks.LockSupport;
  */
 abstract class TimerState<V> extends TimingWheel.Node implements Future<V> {
 
-    // Phases: the low byte of state. Below COMPLETED: not done. From INTERRUPTING up: cancelled.
+    // The state word, a long. Bits 0-7: the phase (below COMPLETING: not done; from INTERRUPTING up: cancelled).
+    // Bit 8: the kind. Bit 9: HANDED_BACK. Bits 10-31: the relink stamp. Bits 32-63: the low 32 bits of the key a
+    // reschedule asked for, meaningful while MOVING or DEFERRED. Keeping that key in the word that decides every race
+    // makes each reschedule one CAS: a key is never stored apart from the transition that gives it effect.
     static final int NEW = 0;
     /**
-     * Pending, with a new deadline on its way to the owner ({@code reschedule}): not dispatched, not claimable by a
-     * run; cancel and shutdownNow take it as they take NEW. The owner moves it back to NEW once it has moved it.
+     * Pending, with a new deadline on its way to the owner (an earlier one, or a deferred timer whose run lost to the
+     * reschedule): a move command is queued, or the owner is moving it. Not dispatched, not claimable by a run;
+     * cancel and shutdownNow take it as they take NEW. The owner moves it back to NEW once it has moved it.
      */
     static final int MOVING = 1;
     static final int RETURNED = 2;
+    /**
+     * Pending, still linked at its old key, with a later deadline in the state word ({@code reschedule} to a later
+     * time): no command is sent; when the old key expires the owner moves the timer to the new one instead of
+     * dispatching it. Not claimable by a run; cancel and shutdownNow take it as they take NEW.
+     */
+    static final int DEFERRED = 3;
     /** A run has claimed the timer; its thread is not yet published and the task has not started. */
-    static final int CLAIMED = 3;
+    static final int CLAIMED = 4;
     /** The runner's thread is published (see {@link ScheduledTimer#runnerThread()}); the task is running or about to. */
-    static final int RUNNING = 4;
+    static final int RUNNING = 5;
     /** Transient: the outcome is being written. */
-    static final int COMPLETING = 5;
-    static final int COMPLETED = 6;
-    static final int FAILED = 7;
+    static final int COMPLETING = 6;
+    static final int COMPLETED = 7;
+    static final int FAILED = 8;
     /** Transient: cancel(true) won against a running task and is interrupting its thread. */
-    static final int INTERRUPTING = 8;
-    static final int CANCELLED = 9;
+    static final int INTERRUPTING = 9;
+    static final int CANCELLED = 10;
     /** Cancelled by cancel(true), which interrupted the runner; the runner then clears that interrupt. */
-    static final int INTERRUPTED = 10;
+    static final int INTERRUPTED = 11;
     private static final int PHASE_MASK = 0xFF;
     /** Kind bit, fixed at construction: the task is a {@link Callable}, else a {@link Runnable} with result null. */
     static final int KIND_CALLABLE = 1 << 8;
@@ -49,6 +59,13 @@ abstract class TimerState<V> extends TimingWheel.Node implements Future<V> {
      * count was released then, so ending it later (a cancel during the caller's run) must not release it again.
      */
     static final int HANDED_BACK = 1 << 9;
+    /**
+     * One step of the relink stamp (bits 10-31), which the owner adds each time it ends a move (MOVING &rarr; NEW):
+     * the {@code key} field changes only inside a move, so a reschedule whose CAS finds the word it read also knows
+     * that the key it read beside it is still where the timer is linked (no ABA through a move). Wraps harmlessly.
+     */
+    static final long STAMP_ONE = 1L << 10;
+    private static final long LOW_WORD = 0xFFFF_FFFFL;
 
     private static final VarHandle STATE;
     private static final VarHandle WAITERS;
@@ -58,7 +75,7 @@ abstract class TimerState<V> extends TimingWheel.Node implements Future<V> {
     static {
         try {
             MethodHandles.Lookup lookup = MethodHandles.lookup();
-            STATE = lookup.findVarHandle(TimerState.class, "state", int.class);
+            STATE = lookup.findVarHandle(TimerState.class, "state", long.class);
             WAITERS = lookup.findVarHandle(TimerState.class, "waiters", WaitNode.class);
             TASK_OR_OUTCOME = lookup.findVarHandle(TimerState.class, "taskOrOutcome", Object.class);
         } catch (ReflectiveOperationException e) {
@@ -78,8 +95,12 @@ abstract class TimerState<V> extends TimingWheel.Node implements Future<V> {
      */
     Object taskOrOutcome;
 
-    /** Phase (low byte) and kind bits. Written by cas/sv from any thread; read lv. */
-    private volatile int state;
+    /**
+     * Phase, kind, handed-back bit, relink stamp and a rescheduled key (see the layout above). Written by cas/sv from
+     * any thread; read lv. Every transition is a CAS on the whole word, except the stores that end the transient
+     * phases (COMPLETING, INTERRUPTING), which no other thread may leave.
+     */
+    private volatile long state;
 
     /** Treiber stack of threads blocked in get(). cas by waiters; swapped to null (getAndSet) on completion. */
     private volatile WaitNode waiters;
@@ -96,31 +117,68 @@ abstract class TimerState<V> extends TimingWheel.Node implements Future<V> {
         // reference is final and always seen. Only the runner reads the kind and the task, and it reaches the
         // timer through the queue. At worst getDelay reads a key of 0 until the store is seen. So the store stays
         // plain (decided; the volatile store it replaced cost a fence per schedule in the benchmarks of f09fd8a).
-        STATE.set(this, kind | NEW);
+        STATE.set(this, (long) (kind | NEW));
     }
 
     // ----------------------------------------------------------------------------------------------------------
     // State
 
     final int phase() {
-        return state & PHASE_MASK;
+        return (int) state & PHASE_MASK;
     }
 
+    static int phaseOf(long word) {
+        return (int) word & PHASE_MASK;
+    }
+
+    /** @return the whole state word (lv): for the transitions that carry a key */
+    final long word() {
+        return state;
+    }
+
+    final boolean casWord(long expect, long update) {
+        return STATE.compareAndSet(this, expect, update);
+    }
+
+    /** @return {@code word} with its phase replaced */
+    static long withPhase(long word, int phase) {
+        return (word & ~(long) PHASE_MASK) | phase;
+    }
+
+    /** @return {@code word} with its phase and its rescheduled key bits replaced */
+    static long withKey(long word, int phase, long key) {
+        return (word & LOW_WORD & ~(long) PHASE_MASK) | phase | ((long) (int) key << 32);
+    }
+
+    /** @return the low 32 bits of the rescheduled key a word carries */
+    static int keyBits(long word) {
+        return (int) (word >>> 32);
+    }
+
+    /**
+     * Moves the phase from {@code expect} to {@code update}, keeping the rest of the word; retries while the phase
+     * stays {@code expect} and only the rest changed (a reschedule's key while MOVING or DEFERRED).
+     *
+     * @return false once the phase is not {@code expect}
+     */
     final boolean casPhase(int expect, int update) {
-        int kind = state & ~PHASE_MASK;
-        return STATE.compareAndSet(this, kind | expect, kind | update);
+        for (long s = state; phaseOf(s) == expect; s = state) {
+            if (STATE.compareAndSet(this, s, withPhase(s, update))) {
+                return true;
+            }
+        }
+        return false;
     }
 
-    /** shutdownNow's claim: NEW (or MOVING) &rarr; RETURNED, marking the timer handed back. */
+    /** shutdownNow's claim: a pending timer (NEW, MOVING or DEFERRED) &rarr; RETURNED, marking it handed back. */
     final boolean claimReturned() {
         for (;;) {
-            int s = state;
-            int p = s & PHASE_MASK;
-            if (p != NEW && p != MOVING) {
+            long s = state;
+            int p = phaseOf(s);
+            if (p != NEW && p != MOVING && p != DEFERRED) {
                 return false;
             }
-            int kind = s & ~PHASE_MASK;
-            if (STATE.compareAndSet(this, s, kind | HANDED_BACK | RETURNED)) {
+            if (STATE.compareAndSet(this, s, withPhase(s, RETURNED) | HANDED_BACK)) {
                 return true;
             }
         }
@@ -135,9 +193,9 @@ abstract class TimerState<V> extends TimingWheel.Node implements Future<V> {
         return (state & HANDED_BACK) != 0;
     }
 
+    /** Ends a transient phase (COMPLETING, INTERRUPTING), which only the thread that entered it may leave. */
     final void setPhase(int phase) {
-        int kind = state & ~PHASE_MASK;
-        state = kind | phase;
+        state = withPhase(state, phase);
     }
 
     /** @return false: a one-shot timer */

@@ -109,20 +109,164 @@ class RescheduleTest {
     }
 
     @Test
-    void manyReschedulesBetweenTwoStepsCostOneMoveAndTheLastOneCounts() {
+    void laterReschedulesSendNothingAndTheOwnerMovesTheTimerOnceWhenItsOldKeyExpires() {
         ManualTimeSource clock = new ManualTimeSource(0);
         WheelTimer t = manual(clock);
         AtomicLong ranAt = new AtomicLong(-1);
         TimerFuture<?> f = t.schedule(() -> ranAt.set(clock.nanoTime()), 10, MILLISECONDS);
         OwnerLoop.of(t).step();
+        assertEquals(10, OwnerLoop.of(t).planPark(), "the owner plans to sleep until the old key");
         for (int i = 1; i <= 100; i++) {
             assertTrue(f.reschedule(10 + i, MILLISECONDS));
         }
-        assertEquals(1, t.counters.moves.sum(), "one move command for the whole burst");
+        assertEquals(0, t.counters.moves.sum(), "a later deadline only defers the timer: no command");
+        assertFalse(OwnerLoop.of(t).isAwake(), "and no wake-up");
+        assertEquals(110, f.getDelay(MILLISECONDS), "getDelay reads the deferred deadline");
+        assertEquals(10, OwnerLoop.of(t).wheel().minKey(), "still linked at its old key");
+        stepAt(t, clock, 9);
+        assertEquals(0, OwnerLoop.of(t).moves());
+        stepAt(t, clock, 10);
+        assertEquals(1, OwnerLoop.of(t).moves(), "one move, when the old key expired");
+        assertEquals(-1, ranAt.get(), "not at the old deadline");
+        assertEquals(110, OwnerLoop.of(t).wheel().minKey());
         stepAt(t, clock, 109);
         assertEquals(-1, ranAt.get());
         stepAt(t, clock, 110);
         assertEquals(MILLISECONDS.toNanos(110), ranAt.get(), "the last reschedule's deadline");
+        assertEquals(1, OwnerLoop.of(t).moves());
+        assertEquals(1, t.metrics().scheduled(), "a move is not a new timer");
+        assertEquals(0, t.metrics().pending());
+    }
+
+    @Test
+    void manyEarlierReschedulesBetweenTwoStepsCostOneMoveAndTheLastOneCounts() {
+        ManualTimeSource clock = new ManualTimeSource(0);
+        WheelTimer t = manual(clock);
+        AtomicLong ranAt = new AtomicLong(-1);
+        TimerFuture<?> f = t.schedule(() -> ranAt.set(clock.nanoTime()), 1000, MILLISECONDS);
+        OwnerLoop.of(t).step();
+        for (int i = 1; i <= 100; i++) {
+            assertTrue(f.reschedule(500 - i, MILLISECONDS));
+        }
+        assertEquals(1, t.counters.moves.sum(), "one move command for the whole burst");
+        OwnerLoop.of(t).step();
+        assertEquals(1, OwnerLoop.of(t).moves());
+        stepAt(t, clock, 399);
+        assertEquals(-1, ranAt.get());
+        stepAt(t, clock, 400);
+        assertEquals(MILLISECONDS.toNanos(400), ranAt.get(), "the last reschedule's deadline");
+    }
+
+    @Test
+    void aDeferredTimerMovedEarlierThanItsDeferralButNotThanItsLinkStaysDeferred() {
+        ManualTimeSource clock = new ManualTimeSource(0);
+        WheelTimer t = manual(clock);
+        AtomicLong ranAt = new AtomicLong(-1);
+        TimerFuture<?> f = t.schedule(() -> ranAt.set(clock.nanoTime()), 10, MILLISECONDS);
+        OwnerLoop.of(t).step();
+        assertTrue(f.reschedule(50, MILLISECONDS));
+        assertTrue(f.reschedule(30, MILLISECONDS), "earlier than 50, later than the linked 10: still deferred");
+        assertEquals(0, t.counters.moves.sum());
+        stepAt(t, clock, 10);
+        stepAt(t, clock, 29);
+        assertEquals(-1, ranAt.get());
+        stepAt(t, clock, 30);
+        assertEquals(MILLISECONDS.toNanos(30), ranAt.get());
+    }
+
+    @Test
+    void aDeferredTimerMovedBeforeItsLinkedKeyIsMovedAtOnce() {
+        ManualTimeSource clock = new ManualTimeSource(0);
+        WheelTimer t = manual(clock);
+        AtomicLong ranAt = new AtomicLong(-1);
+        TimerFuture<?> f = t.schedule(() -> ranAt.set(clock.nanoTime()), 10, MILLISECONDS);
+        OwnerLoop.of(t).step();
+        assertTrue(f.reschedule(50, MILLISECONDS)); // deferred, still linked at 10
+        assertTrue(f.reschedule(5, MILLISECONDS), "before the linked key: a move command");
+        assertEquals(1, t.counters.moves.sum());
+        assertTrue(OwnerLoop.of(t).isAwake());
+        stepAt(t, clock, 4);
+        assertEquals(-1, ranAt.get());
+        stepAt(t, clock, 5);
+        assertEquals(MILLISECONDS.toNanos(5), ranAt.get());
+    }
+
+    @Test
+    void aDeferralWhoseNewKeyHasAlsoPassedWhenTheOldOneExpiresRunsOnceAtThatStep() {
+        ManualTimeSource clock = new ManualTimeSource(0);
+        WheelTimer t = manual(clock);
+        AtomicInteger runs = new AtomicInteger();
+        AtomicLong ranAt = new AtomicLong(-1);
+        TimerFuture<?> f = t.schedule(() -> {
+            runs.incrementAndGet();
+            ranAt.set(clock.nanoTime());
+        }, 10, MILLISECONDS);
+        OwnerLoop.of(t).step();
+        stepAt(t, clock, 5);
+        assertTrue(f.reschedule(7, MILLISECONDS)); // 12
+        stepAt(t, clock, 40); // a late owner: both keys are behind it
+        assertEquals(1, runs.get(), "moved and taken as due in the same step");
+        assertEquals(MILLISECONDS.toNanos(40), ranAt.get());
+        stepAt(t, clock, 100);
+        assertEquals(1, runs.get(), "once");
+        assertEquals(0, t.metrics().pending());
+    }
+
+    @Test
+    void aDeferralBeforeTheOwnerFirstTakesTheTimerIsKept() {
+        ManualTimeSource clock = new ManualTimeSource(0);
+        WheelTimer t = manual(clock);
+        AtomicLong ranAt = new AtomicLong(-1);
+        TimerFuture<?> f = t.schedule(() -> ranAt.set(clock.nanoTime()), 10, MILLISECONDS);
+        assertTrue(f.reschedule(20, MILLISECONDS), "the start command is still queued");
+        stepAt(t, clock, 10);
+        assertEquals(-1, ranAt.get());
+        stepAt(t, clock, 20);
+        assertEquals(MILLISECONDS.toNanos(20), ranAt.get());
+    }
+
+    @Test
+    void aDeferredTimerIsPendingToEveryoneElse() throws Exception {
+        ManualTimeSource clock = new ManualTimeSource(0);
+        WheelTimer t = manual(clock);
+        AtomicInteger runs = new AtomicInteger();
+        TimerFuture<?> a = t.schedule(runs::incrementAndGet, 10, MILLISECONDS);
+        TimerFuture<?> b = t.schedule(runs::incrementAndGet, 20, MILLISECONDS);
+        TimerFuture<?> c = t.schedule(runs::incrementAndGet, 30, MILLISECONDS);
+        OwnerLoop.of(t).step();
+        assertTrue(a.reschedule(40, MILLISECONDS));
+        assertTrue(b.reschedule(40, MILLISECONDS));
+        assertTrue(c.reschedule(40, MILLISECONDS));
+        assertFalse(a.isDone());
+        assertFalse(a.isCancelled());
+        assertTrue(a.toString().contains("pending"), a.toString());
+        assertTrue(a.compareTo(b) == 0 && b.compareTo(c) == 0, "compared by their new deadlines");
+        assertTrue(b.cancel(false), "cancel takes a deferred timer as pending");
+        assertTrue(c.cancelIfNotStarted(), "and so does the strict cancel");
+        List<Runnable> back = t.shutdownNow();
+        assertEquals(List.of(a), back, "shutdownNow hands a deferred timer back");
+        assertEquals(0, runs.get());
+        assertEquals(0, t.metrics().pending());
+        assertEquals(2, t.metrics().cancelled());
+        back.get(0).run(); // the caller runs what was handed back
+        assertEquals(1, runs.get());
+    }
+
+    @Test
+    void afterShutdownADeferredTimerRunsAtItsNewDeadline() {
+        ManualTimeSource clock = new ManualTimeSource(0);
+        WheelTimer t = manual(clock);
+        AtomicLong ranAt = new AtomicLong(-1);
+        TimerFuture<?> f = t.schedule(() -> ranAt.set(clock.nanoTime()), 10, MILLISECONDS);
+        OwnerLoop.of(t).step();
+        assertTrue(f.reschedule(20, MILLISECONDS));
+        t.shutdown();
+        stepAt(t, clock, 10);
+        assertEquals(-1, ranAt.get());
+        assertFalse(t.isTerminated(), "the deferred timer is still pending");
+        stepAt(t, clock, 20);
+        assertEquals(MILLISECONDS.toNanos(20), ranAt.get());
+        assertTrue(t.isTerminated());
     }
 
     @Test
@@ -130,16 +274,27 @@ class RescheduleTest {
         ManualTimeSource clock = new ManualTimeSource(0);
         WheelTimer t = manual(clock);
         AtomicLong ranAt = new AtomicLong(-1);
-        TimerFuture<?> f = t.schedule(() -> ranAt.set(clock.nanoTime()), 10, MILLISECONDS);
+        TimerFuture<?> f = t.schedule(() -> ranAt.set(clock.nanoTime()), 100, MILLISECONDS);
         OwnerLoop.of(t).step();
         assertTrue(f.reschedule(30, MILLISECONDS));
         OwnerLoop.of(t).step(); // moved to 30, NEW again
-        assertTrue(f.reschedule(40, MILLISECONDS)); // a second command
+        assertTrue(f.reschedule(20, MILLISECONDS)); // a second command
         assertEquals(2, t.counters.moves.sum());
-        stepAt(t, clock, 39);
+        stepAt(t, clock, 19);
         assertEquals(-1, ranAt.get());
-        stepAt(t, clock, 40);
-        assertEquals(MILLISECONDS.toNanos(40), ranAt.get());
+        stepAt(t, clock, 20);
+        assertEquals(MILLISECONDS.toNanos(20), ranAt.get());
+    }
+
+    @Test
+    void aKeyResolvesInsideItsWindowAroundTheResolvingTick() {
+        long now = 5_000_000_000L; // past 2^32: the low bits alone say nothing
+        for (long to : new long[] {now, now + 1, now + Integer.MAX_VALUE, now - (1L << 30) + 1}) {
+            assertEquals(to, ScheduledTimer.resolveKey((int) to, now), "key " + to + " at tick " + now);
+        }
+        // The owner's step read its tick before the rescheduling thread read a later one, by a little.
+        long to = now + 10 + Integer.MAX_VALUE;
+        assertEquals(to, ScheduledTimer.resolveKey((int) to, now), "a key 2^31 - 1 ahead of a later reading");
     }
 
     @Test
