@@ -56,7 +56,9 @@ class StressSuiteTest {
             "dev.tickwheel.CancelAndAwaitVsRunStart",
             "dev.tickwheel.RescheduleVsFire",
             "dev.tickwheel.RescheduleVsCancel",
-            "dev.tickwheel.RescheduleVsReschedule");
+            "dev.tickwheel.RescheduleVsReschedule",
+            "dev.tickwheel.RescheduleVsOwnersMove",
+            "dev.tickwheel.DeferVsDispatchedRun");
 
     /** Deliberately broken variants: in the jar, never in the CI run. */
     static final Set<String> BROKEN_TESTS = Set.of("dev.tickwheel.BrokenCancelVsFire");

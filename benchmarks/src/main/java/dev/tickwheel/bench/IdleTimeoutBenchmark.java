@@ -25,9 +25,11 @@ import org.openjdk.jmh.annotations.TearDown;
 import org.openjdk.jmh.annotations.Warmup;
 
 /**
- * Issue 13's idle-timeout workload: {@code connections} connections, each with a 30 s idle timeout that is pushed
- * back on every read; one thread reads from the connections round-robin, as fast as it can, so no timeout ever
- * fires. Each operation is one read's reset: Tickwheel's in-place {@code reschedule} against cancel + schedule on
+ * Issue 13's idle-timeout workload: {@code connections} connections, each with an idle timeout ({@code idleMillis},
+ * 30 s by default) that is pushed back on every read; one thread reads from the connections round-robin, as fast as
+ * it can, so no timeout ever fires. A Tickwheel reschedule to a later deadline only defers its timer, and the owner
+ * moves it when its old deadline comes: with 30 s that happens after the run, so a short timeout ({@code -p
+ * idleMillis=100}, or {@code --idle-ms} for {@link #main}) is the one that shows the owner's moves and wake-ups. Each operation is one read's reset: Tickwheel's in-place {@code reschedule} against cancel + schedule on
  * Tickwheel, on Netty's 1 ms {@code HashedWheelTimer} (as {@code IdleStateHandler} does) and on the JDK's
  * {@code ScheduledThreadPoolExecutor} (remove-on-cancel). Throughput (resets per microsecond) with JMH's GC
  * profiler (bytes per reset); {@link #main} measures the CPU per reset of the whole process (the reading thread
@@ -35,7 +37,8 @@ import org.openjdk.jmh.annotations.Warmup;
  *
  * <pre>
  * java -jar benchmarks/target/benchmarks.jar IdleTimeoutBenchmark -prof gc
- * java -cp benchmarks/target/benchmarks.jar dev.tickwheel.bench.IdleTimeoutBenchmark   # CPU per reset
+ * java -cp benchmarks/target/benchmarks.jar dev.tickwheel.bench.IdleTimeoutBenchmark [--idle-ms 30000,100]
+ *                                                                     # CPU per reset, whole process
  * </pre>
  */
 @BenchmarkMode(Mode.Throughput)
@@ -45,7 +48,6 @@ import org.openjdk.jmh.annotations.Warmup;
 @Fork(value = 1, jvmArgsAppend = {"-Xms1g", "-Xmx1g", "-Xmn256m", "-XX:+AlwaysPreTouch", "-XX:+UseG1GC"})
 @State(Scope.Thread)
 public class IdleTimeoutBenchmark {
-    static final long IDLE_SECONDS = 30;
 
     /** How a read pushes its connection's timeout back. */
     public enum Way {
@@ -56,20 +58,29 @@ public class IdleTimeoutBenchmark {
         /** Netty's 1 ms {@code HashedWheelTimer}, cancel + newTimeout (what {@code IdleStateHandler} does). */
         NETTY_1MS,
         /** {@code ScheduledThreadPoolExecutor(1)} with remove-on-cancel, cancel + schedule. */
-        JDK_STPE
+        JDK_STPE,
+        /**
+         * Not a timer: the floor under any reset that reads the clock and publishes a new deadline with one CAS
+         * ({@code System.nanoTime()}, then a CAS of a word in the connection's own object), for scale.
+         */
+        FLOOR_CLOCK_AND_CAS
     }
 
-    @Param({"TICKWHEEL_RESCHEDULE", "TICKWHEEL_CANCEL_SCHEDULE", "NETTY_1MS", "JDK_STPE"})
+    @Param({"TICKWHEEL_RESCHEDULE", "TICKWHEEL_CANCEL_SCHEDULE", "NETTY_1MS", "JDK_STPE", "FLOOR_CLOCK_AND_CAS"})
     public Way way;
 
     @Param({"10000"})
     public int connections;
 
+    /** The idle timeout, pushed back on every read. */
+    @Param({"30000"})
+    public long idleMillis;
+
     private Connections conns;
 
     @Setup(Level.Trial)
     public void open() {
-        conns = new Connections(way, connections);
+        conns = new Connections(way, connections, idleMillis);
     }
 
     @TearDown(Level.Trial)
@@ -89,14 +100,16 @@ public class IdleTimeoutBenchmark {
             throw new IllegalStateException("an idle timeout fired: the reads should keep every connection alive");
         };
         private final Way way;
+        private final long idleMillis;
         private final Object[] timeouts;
         private WheelTimer wheel;
         private HashedWheelTimer netty;
         private ScheduledThreadPoolExecutor jdk;
         private int next;
 
-        Connections(Way way, int connections) {
+        Connections(Way way, int connections, long idleMillis) {
             this.way = way;
+            this.idleMillis = idleMillis;
             this.timeouts = new Object[connections];
             switch (way) {
                 case TICKWHEEL_RESCHEDULE:
@@ -105,6 +118,8 @@ public class IdleTimeoutBenchmark {
                     break;
                 case NETTY_1MS:
                     netty = new HashedWheelTimer(daemon("netty-idle"), 1, TimeUnit.MILLISECONDS);
+                    break;
+                case FLOOR_CLOCK_AND_CAS:
                     break;
                 default:
                     jdk = new ScheduledThreadPoolExecutor(1, daemon("jdk-idle"));
@@ -119,11 +134,13 @@ public class IdleTimeoutBenchmark {
             switch (way) {
                 case TICKWHEEL_RESCHEDULE:
                 case TICKWHEEL_CANCEL_SCHEDULE:
-                    return wheel.schedule(IDLE, IDLE_SECONDS, TimeUnit.SECONDS);
+                    return wheel.schedule(IDLE, idleMillis, TimeUnit.MILLISECONDS);
                 case NETTY_1MS:
-                    return netty.newTimeout(t -> IDLE.run(), IDLE_SECONDS, TimeUnit.SECONDS);
+                    return netty.newTimeout(t -> IDLE.run(), idleMillis, TimeUnit.MILLISECONDS);
+                case FLOOR_CLOCK_AND_CAS:
+                    return new Deadline(System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(idleMillis));
                 default:
-                    return jdk.schedule(IDLE, IDLE_SECONDS, TimeUnit.SECONDS);
+                    return jdk.schedule(IDLE, idleMillis, TimeUnit.MILLISECONDS);
             }
         }
 
@@ -141,9 +158,12 @@ public class IdleTimeoutBenchmark {
             Object t = timeouts[i];
             switch (way) {
                 case TICKWHEEL_RESCHEDULE:
-                    if (!((TimerFuture<?>) t).reschedule(IDLE_SECONDS, TimeUnit.SECONDS)) {
+                    if (!((TimerFuture<?>) t).reschedule(idleMillis, TimeUnit.MILLISECONDS)) {
                         throw new IllegalStateException("a pending idle timeout could not be moved");
                     }
+                    return t;
+                case FLOOR_CLOCK_AND_CAS:
+                    ((Deadline) t).push(System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(idleMillis));
                     return t;
                 case TICKWHEEL_CANCEL_SCHEDULE:
                 case JDK_STPE:
@@ -170,31 +190,62 @@ public class IdleTimeoutBenchmark {
         }
     }
 
+    /** The floor's connection state: one deadline word, moved by a CAS. */
+    static final class Deadline {
+        private static final java.lang.invoke.VarHandle WORD;
+
+        static {
+            try {
+                WORD = java.lang.invoke.MethodHandles.lookup().findVarHandle(Deadline.class, "word", long.class);
+            } catch (ReflectiveOperationException e) {
+                throw new ExceptionInInitializerError(e);
+            }
+        }
+
+        private volatile long word;
+
+        Deadline(long deadline) {
+            word = deadline;
+        }
+
+        void push(long deadline) {
+            long w = word;
+            if (!WORD.compareAndSet(this, w, deadline)) {
+                throw new IllegalStateException("one reader: the CAS cannot fail");
+            }
+        }
+    }
+
     /**
      * CPU per reset of the whole process, each way in turn in this JVM: 3 s of warm-up, then 5 s measured, reading
      * {@code OperatingSystemMXBean.getProcessCpuTime} (every thread: the reader, the timer's, the JVM's own).
      */
     public static void main(String[] args) {
         int connections = Integer.parseInt(ChildJvm.arg(args, "--connections", "10000"));
+        String idles = ChildJvm.arg(args, "--idle-ms", "30000,100");
         com.sun.management.OperatingSystemMXBean os =
                 (com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean();
-        System.out.printf(Locale.ROOT, "%-28s %14s %14s%n", "way (" + connections + " connections)", "resets/us",
-                "CPU ns/reset");
-        for (Way way : Way.values()) {
-            Connections c = new Connections(way, connections);
-            try {
-                run(c, TimeUnit.SECONDS.toNanos(3));
-                long cpu0 = os.getProcessCpuTime();
-                long t0 = System.nanoTime();
-                long ops = run(c, TimeUnit.SECONDS.toNanos(5));
-                long wall = System.nanoTime() - t0;
-                long cpu = os.getProcessCpuTime() - cpu0;
-                System.out.printf(Locale.ROOT, "%-28s %14.2f %14.1f%n", way, ops / (wall / 1000.0),
-                        (double) cpu / ops);
-                System.out.println("RESULT scenario=idle way=" + way + " connections=" + connections
-                        + " cpuNsPerReset=" + String.format(Locale.ROOT, "%.1f", (double) cpu / ops));
-            } finally {
-                c.close();
+        for (String idle : idles.split(",")) {
+            long idleMillis = Long.parseLong(idle.trim());
+            System.out.printf(Locale.ROOT, "%-28s %14s %14s%n", "way (" + connections + " conns, " + idleMillis
+                    + " ms)", "resets/us", "CPU ns/reset");
+            for (Way way : Way.values()) {
+                Connections c = new Connections(way, connections, idleMillis);
+                try {
+                    run(c, TimeUnit.SECONDS.toNanos(3));
+                    long cpu0 = os.getProcessCpuTime();
+                    long t0 = System.nanoTime();
+                    long ops = run(c, TimeUnit.SECONDS.toNanos(5));
+                    long wall = System.nanoTime() - t0;
+                    long cpu = os.getProcessCpuTime() - cpu0;
+                    System.out.printf(Locale.ROOT, "%-28s %14.2f %14.1f%n", way, ops / (wall / 1000.0),
+                            (double) cpu / ops);
+                    System.out.println("RESULT scenario=idle way=" + way + " connections=" + connections
+                            + " idleMillis=" + idleMillis
+                            + " cpuNsPerReset=" + String.format(Locale.ROOT, "%.1f", (double) cpu / ops));
+                } finally {
+                    c.close();
+                }
             }
         }
     }
