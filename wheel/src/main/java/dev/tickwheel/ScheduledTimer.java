@@ -342,14 +342,16 @@ class ScheduledTimer<V> extends TimerState<V> implements RunnableScheduledFuture
         }
         TickClock clock = timer.clock;
         long nowNanos = clock.elapsedNanos(); // one clock read for both: the new key and the tick now
-        long now = nowNanos / clock.tickNanos;
-        long to = delay <= 0 ? now
-                : TickClock.keyOf(TickClock.saturatedAdd(nowNanos, unit.toNanos(delay)), clock.tickNanos);
-        if (to - now > Integer.MAX_VALUE) {
-            throw new IllegalArgumentException("reschedule delay " + delay + " " + unit + " is more than 2^31 - 1 "
-                    + "ticks of " + clock.tickNanos + " ns ahead (" + Integer.MAX_VALUE * clock.tickNanos / 1_000_000_000L
-                    + " s): a rescheduled deadline is kept in 32 bits so that the timer stays 48 bytes; use a "
-                    + "coarser tick, or cancel and schedule anew");
+        long to;
+        if (delay <= 0) {
+            to = nowNanos / clock.tickNanos;
+        } else {
+            long d = unit.toNanos(delay);
+            to = TickClock.keyOf(TickClock.saturatedAdd(nowNanos, d), clock.tickNanos);
+            // The limit, checked by a second division only for delays near it (see maxRescheduleNanosUnchecked).
+            if (d > clock.maxRescheduleNanosUnchecked && to - nowNanos / clock.tickNanos > Integer.MAX_VALUE) {
+                throw tooFar(delay, unit, clock.tickNanos);
+            }
         }
         if (!timer.isActive()) {
             return false; // shut down: a pending timer keeps its time (shutdown) or is handed back (shutdownNow)
@@ -378,6 +380,14 @@ class ScheduledTimer<V> extends TimerState<V> implements RunnableScheduledFuture
                 return false; // claimed, running, done, cancelled or handed back
             }
         }
+    }
+
+    /** Kept out of reschedule's body, so that the hot path stays small enough to inline. */
+    private static IllegalArgumentException tooFar(long delay, TimeUnit unit, long tickNanos) {
+        return new IllegalArgumentException("reschedule delay " + delay + " " + unit + " is more than 2^31 - 1 ticks "
+                + "of " + tickNanos + " ns ahead (" + Integer.MAX_VALUE * tickNanos / 1_000_000_000L + " s): a "
+                + "rescheduled deadline is kept in 32 bits so that the timer stays 48 bytes; use a coarser tick, or "
+                + "cancel and schedule anew");
     }
 
     /**

@@ -15,11 +15,19 @@ final class TickClock {
     private final TimeSource time;
     private final long originNanos;
     final long tickNanos;
+    /**
+     * A delay up to this many nanoseconds (saturating) is certainly at most 2^31 - 1 ticks ahead of the tick now,
+     * from any reading: with now = qT + r and d &lt;= (2^31 - 2) T, the key ceil((now + d) / T) is at most
+     * q + 2^31 - 1. Lets {@code reschedule} check its limit without a second division on the common path.
+     */
+    final long maxRescheduleNanosUnchecked;
 
     TickClock(TimeSource time, long tickNanos) {
         this.time = time;
         this.tickNanos = tickNanos;
         this.originNanos = time.nanoTime();
+        long ticks = Integer.MAX_VALUE - 1L;
+        this.maxRescheduleNanosUnchecked = tickNanos > Long.MAX_VALUE / ticks ? Long.MAX_VALUE : ticks * tickNanos;
     }
 
     /** @return nanoseconds since the origin, by the time source */

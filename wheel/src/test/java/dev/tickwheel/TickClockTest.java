@@ -15,6 +15,26 @@ class TickClockTest {
     private static final long MS = TimeUnit.MILLISECONDS.toNanos(1);
 
     @Test
+    void aDelayUpToTheUncheckedBoundIsNeverMoreThan2To31Minus1TicksAheadFromAnyReading() {
+        for (long tick : new long[] {1, 3, 1_000, MS, 7_777_777, TimeUnit.HOURS.toNanos(1), Long.MAX_VALUE / 3}) {
+            long bound = new TickClock(() -> 0L, tick).maxRescheduleNanosUnchecked;
+            for (long q : new long[] {0, 1, 12_345}) {
+                for (long r : new long[] {0, 1, tick / 2, tick - 1}) {
+                    long now = q * tick + r;
+                    if (now < 0 || Long.MAX_VALUE - now < bound) {
+                        continue; // past the time axis: keys saturate there
+                    }
+                    long ahead = TickClock.keyOf(now + bound, tick) - now / tick;
+                    assertTrue(ahead <= Integer.MAX_VALUE, "tick " + tick + ", now " + now + ": " + ahead);
+                }
+            }
+        }
+        // Just past it the exact check is needed: a reading at the end of a tick goes one tick over.
+        long bound = new TickClock(() -> 0L, 1_000).maxRescheduleNanosUnchecked;
+        assertEquals(Integer.MAX_VALUE + 1L, TickClock.keyOf(999 + bound + 1_000, 1_000));
+    }
+
+    @Test
     void keyOfRoundsUpToTheNextTickStartAndKeepsExactStarts() {
         assertEquals(0, TickClock.keyOf(0, MS));
         assertEquals(1, TickClock.keyOf(1, MS));
