@@ -81,8 +81,8 @@ public abstract class CustomTimer extends ScheduledTimer<Void> {
         if (key != UNSCHEDULED) {
             throw new IllegalStateException(this + " was already scheduled: a CustomTimer is scheduled once");
         }
-        key = timer.clock.firstKey(delay, unit); // plain: published by accept's offer, as in WheelTimer.schedule
-        timer.accept(this, false);
+        key = timer().clock.firstKey(delay, unit); // plain: published by accept's offer, as in WheelTimer.schedule
+        timer().accept(this, false);
     }
 
     /**

@@ -55,7 +55,7 @@ final class OwnerLoop {
         this.port = port;
         this.clock = port.clock;
         this.dispatch = dispatch;
-        this.wheel = new TimingWheel<>(levelBits);
+        this.wheel = new TimingWheel<>(0L, levelBits, port); // its attachment: every timer finds its WheelTimer there
         this.due = new ScheduledTimer<?>[3 * batch];
         this.batch = batch;
         this.stepHook = stepHook;

@@ -117,7 +117,7 @@ final class PeriodicTimer extends ScheduledTimer<Void> {
             return;
         }
         if (!returned) {
-            timer.recordLateness(nextKey); // this period's key, until afterRun computes the next
+            timer().recordLateness(nextKey); // this period's key, until afterRun computes the next
         }
         Throwable failure = null;
         try {
@@ -134,7 +134,7 @@ final class PeriodicTimer extends ScheduledTimer<Void> {
                 setPhase(FAILED);
                 releaseWaiters();
                 if (!returned) {
-                    timer.onEnded(this);
+                    timer().onEnded(this);
                 }
             } else if (phase() != NEW) {
                 afterCancelledRun();
@@ -147,12 +147,12 @@ final class PeriodicTimer extends ScheduledTimer<Void> {
     private void afterRun(boolean returned, Throwable failure) {
         // The shutdown state first, then the failure: a failing owner stores its failure before STOP, so a runner
         // that sees STOP also sees why.
-        boolean shutdown = returned || timer.isShutdown();
-        Throwable ownerFailure = timer.ownerFailure();
+        boolean shutdown = returned || timer().isShutdown();
+        Throwable ownerFailure = timer().ownerFailure();
         if (failure != null && ownerFailure == null && !(failure instanceof Error)
-                && timer.periodicFailureHandler != null && phase() == RUNNING) {
+                && timer().periodicFailureHandler != null && phase() == RUNNING) {
             // The continuing policy: report the failure and go on to the next period, as after a normal return.
-            timer.counters.continuedFailures.increment();
+            timer().counters.continuedFailures.increment();
             report(failure);
             failure = null;
         }
@@ -166,7 +166,7 @@ final class PeriodicTimer extends ScheduledTimer<Void> {
                 setPhase(FAILED);
                 releaseWaiters();
                 if (!returned) {
-                    timer.onEnded(this);
+                    timer().onEnded(this);
                 }
             } else {
                 afterCancelledRun();
@@ -179,7 +179,7 @@ final class PeriodicTimer extends ScheduledTimer<Void> {
                 clearRun();
                 releaseWaiters();
                 if (!returned) {
-                    timer.onPeriodicEndedByShutdown(this);
+                    timer().onPeriodicEndedByShutdown(this);
                 }
             } else {
                 afterCancelledRun();
@@ -190,12 +190,12 @@ final class PeriodicTimer extends ScheduledTimer<Void> {
         if (period > 0) {
             next = TickClock.saturatedAdd(timeNanos, period);
         } else {
-            next = TickClock.saturatedAdd(timer.clock.elapsedNanos(), -period);
+            next = TickClock.saturatedAdd(timer().clock.elapsedNanos(), -period);
         }
         timeNanos = next;
-        nextKey = timer.clock.keyOf(next);
+        nextKey = timer().clock.keyOf(next);
         if (casPhase(RUNNING, NEW)) {
-            timer.resubmit(this);
+            timer().resubmit(this);
         } else {
             afterCancelledRun();
         }
@@ -204,7 +204,7 @@ final class PeriodicTimer extends ScheduledTimer<Void> {
     /** Hands a run's failure to the timer's handler; a handler that throws is reported to this thread instead. */
     private void report(Throwable failure) {
         try {
-            timer.periodicFailureHandler.accept(this, failure);
+            timer().periodicFailureHandler.accept(this, failure);
         } catch (Throwable e) {
             reportToThread(this, e);
         }

@@ -113,10 +113,13 @@ abstract class TimerState<V> extends TimingWheel.Node implements Future<V> {
         // A future handed to another thread through a data race (a plain field, no happens-before) may be seen
         // with its fields at their defaults, as FutureTask's may: state 0 is NEW with the Runnable kind, so such a
         // reader sees a pending future. isDone, isCancelled and get behave as for a pending timer, and cancel's
-        // CAS, which compares against the real state, fails and retries with the state it then reads; the timer
-        // reference is final and always seen. Only the runner reads the kind and the task, and it reaches the
-        // timer through the queue. At worst getDelay reads a key of 0 until the store is seen. So the store stays
-        // plain (decided; the volatile store it replaced cost a fence per schedule in the benchmarks of f09fd8a).
+        // CAS, which compares against the real state, fails and retries with the state it then reads. The way to
+        // the timer (the node's wheel field, which carries it) is not final, to keep the timer at 48 bytes: such a
+        // reader may find it null, and a cancel, reschedule or getDelay of that future then throws
+        // NullPointerException instead of acting on a stale view, as FutureTask's run may on a racy reference (its
+        // callable is not final either). Publish futures safely. Only the runner reads the kind and the task, and
+        // it reaches the timer through the queue. So the store stays plain (decided; the volatile store it
+        // replaced cost a fence per schedule in the benchmarks of f09fd8a).
         STATE.set(this, (long) (kind | NEW));
     }
 

@@ -141,6 +141,8 @@ public final class TimingWheel<N extends TimingWheel.Node> {
         }
     }
 
+    /** What the creator attached (see the package-private constructor); null for a public one. Final. */
+    final Object attachment;
     private final int[] bits;
     private final int levels;
     private final int topLevel;
@@ -204,6 +206,15 @@ public final class TimingWheel<N extends TimingWheel.Node> {
      * @throws NullPointerException     if levelBits is null
      */
     public TimingWheel(long startKey, int... levelBits) {
+        this(startKey, levelBits, null);
+    }
+
+    /**
+     * A wheel that carries {@code attachment} for its nodes to find through {@link Node#wheel} (the
+     * {@link WheelTimer} that owns it: its timers reach their timer that way rather than by a field of their own).
+     */
+    TimingWheel(long startKey, int[] levelBits, Object attachment) {
+        this.attachment = attachment;
         Objects.requireNonNull(levelBits, "levelBits");
         if (startKey < 0) {
             throw new IllegalArgumentException("startKey " + startKey + " is negative: keys are non-negative");
