@@ -13,17 +13,21 @@ import org.openjdk.jcstress.annotations.State;
 import org.openjdk.jcstress.infra.results.IIIII_Result;
 
 /**
- * Race 21: {@code reschedule} against {@code cancel} of the same pending timer (in the wheel at 10 ms). The cancel
- * always wins against a pending timer, whether it finds it NEW or MOVING; the reschedule returns true if it came
- * first. Either way the task never runs, and the timer leaves the wheel: the arbiter steps (taking the move and
- * cancel commands) and then steps past both deadlines.
+ * Race 21: two {@code reschedule}s of one pending timer (in the wheel at 10 ms), to 20 ms (a deferral: one CAS, no
+ * command) and then to 5 ms (earlier than where it is linked: MOVING and a move command), against {@code cancel}.
+ * The cancel always wins against a pending timer, whether it finds it NEW, DEFERRED or MOVING; each reschedule
+ * returns true if it came before the cancel. Either way the task never runs, and the timer leaves the wheel: the
+ * arbiter steps (taking the move and cancel commands) and then steps past every deadline.
  *
- * <p>Result: reschedule's answer, cancel's answer, runs, the wheel's size at the end, the pending count.
+ * <p>Result: the reschedules' answers (2 for the first, 1 for the second, summed), cancel's answer, runs, the wheel's
+ * size at the end, the pending count.
  */
 @JCStressTest
-@Description("Reschedule vs cancel of a pending timer: the cancel wins, the task never runs, nothing is left")
-@Outcome(id = "1, 1, 0, 0, 0", expect = ACCEPTABLE, desc = "the reschedule came first (MOVING), then the cancel took it")
-@Outcome(id = "0, 1, 0, 0, 0", expect = ACCEPTABLE, desc = "the cancel came first; the reschedule found it cancelled")
+@Description("Reschedules vs cancel of a pending timer: the cancel wins, the task never runs, nothing is left")
+@Outcome(id = "3, 1, 0, 0, 0", expect = ACCEPTABLE, desc = "both reschedules came first (DEFERRED, then MOVING), then the cancel")
+@Outcome(id = "2, 1, 0, 0, 0", expect = ACCEPTABLE, desc = "the cancel came between the deferral and the move")
+@Outcome(id = "0, 1, 0, 0, 0", expect = ACCEPTABLE, desc = "the cancel came first; both reschedules found it cancelled")
+@Outcome(id = "1, .*", expect = FORBIDDEN, desc = "the first reschedule returned false yet the second true: not pending, then pending again")
 @Outcome(id = "., 0, .*", expect = FORBIDDEN, desc = "the cancel of a pending timer returned false")
 @Outcome(id = "., ., 1, ., .", expect = FORBIDDEN, desc = "RAN AFTER CANCEL: the task ran though cancel returned true")
 @Outcome(expect = FORBIDDEN, desc = "a cancelled timer left in the wheel (leak) or its pending count not released")
@@ -43,7 +47,8 @@ public class RescheduleVsCancel {
 
     @Actor
     public void rescheduler(IIIII_Result r) {
-        r.r1 = future.reschedule(20, TimeUnit.MILLISECONDS) ? 1 : 0;
+        int first = future.reschedule(20, TimeUnit.MILLISECONDS) ? 2 : 0; // later: deferred
+        r.r1 = first + (future.reschedule(5, TimeUnit.MILLISECONDS) ? 1 : 0); // earlier than 10: a move command
     }
 
     @Actor

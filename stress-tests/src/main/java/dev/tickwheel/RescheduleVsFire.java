@@ -14,9 +14,9 @@ import org.openjdk.jcstress.infra.results.III_Result;
 
 /**
  * Race 20: {@code reschedule} from a producer against the owner's step that fires the same one-shot timer (due at
- * 1 ms, the clock at 1 ms; the task runs inside the step). The reschedule moves it to 6 ms. One of them wins: the
- * task runs once at 1 ms and reschedule returns false, or it runs once at 6 ms and reschedule returns true. The
- * arbiter steps at 1 ms (taking a move command the race step missed), then at 5 and at 6 ms.
+ * 1 ms, the clock at 1 ms; the task runs inside the step). The reschedule defers it to 6 ms (one CAS from NEW, as
+ * is the owner's hand-off, NEW -&gt; DISPATCHED). One of them wins: the task runs once at 1 ms and reschedule
+ * returns false, or it runs once at 6 ms and reschedule returns true. The arbiter steps at 1 ms, then at 5 and 6 ms.
  *
  * <p>Result: reschedule's answer (1 = true), how many times the task ran, and the clock (ms) at its last run.
  */
@@ -24,8 +24,8 @@ import org.openjdk.jcstress.infra.results.III_Result;
 @Description("One-shot reschedule vs fire: the task runs once, at the old deadline (false) or the new one (true)")
 @Outcome(id = "0, 1, 1", expect = ACCEPTABLE, desc = "the fire claimed the run first: ran at the old deadline; false")
 @Outcome(id = "1, 1, 6", expect = ACCEPTABLE,
-        desc = "the reschedule came first (before the step's drain, or between the dispatch and the run's claim, "
-                + "which then lost): ran once at the new deadline; true")
+        desc = "the reschedule deferred the timer before the owner's hand-off (NEW -> DISPATCHED), which then moved "
+                + "it instead: ran once at the new deadline; true")
 @Outcome(id = "1, 1, 1", expect = FORBIDDEN, desc = "IGNORED: reschedule returned true, yet the task ran at the old deadline")
 @Outcome(id = "0, 1, 6", expect = FORBIDDEN, desc = "reschedule returned false, yet the task ran at the new deadline")
 @Outcome(id = "., 0, .", expect = FORBIDDEN, desc = "LOST: the task never ran")

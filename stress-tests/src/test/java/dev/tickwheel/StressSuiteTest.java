@@ -58,7 +58,7 @@ class StressSuiteTest {
             "dev.tickwheel.RescheduleVsCancel",
             "dev.tickwheel.RescheduleVsReschedule",
             "dev.tickwheel.RescheduleVsOwnersMove",
-            "dev.tickwheel.DeferVsDispatchedRun");
+            "dev.tickwheel.RescheduleVsHandOff");
 
     /** Deliberately broken variants: in the jar, never in the CI run. */
     static final Set<String> BROKEN_TESTS = Set.of("dev.tickwheel.BrokenCancelVsFire");

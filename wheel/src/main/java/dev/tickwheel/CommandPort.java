@@ -286,9 +286,13 @@ abstract class CommandPort extends AbstractExecutorService {
         return runState == ACTIVE;
     }
 
+    /** A reschedule changed the key of a timer already MOVING: wake the owner if that key precedes its plan. */
+    final void wakeForMove(long key) {
+        wakeIfEarlier(key);
+    }
+
     /**
-     * {@code t} went to MOVING (a reschedule to an earlier key, or a dispatched run that found its timer DEFERRED):
-     * offer it for the owner to move (a command like a start, not counted as a new timer), wake the owner if the new
+     * A reschedule to an earlier key moved {@code t} to MOVING: offer it for the owner to move (a command like a start, not counted as a new timer), wake the owner if the new
      * key precedes its plan, then re-read the run state. If a
      * shutdown raced, the owner may have exited (or collected for shutdownNow) before this offer: end the timer
      * as cancelled unless the owner has moved it already.
@@ -346,8 +350,9 @@ abstract class CommandPort extends AbstractExecutorService {
     }
 
     /**
-     * A successful cancel from {@code fromPhase}: NEW (pending), RUNNING (a run claimed or in progress, which
-     * unlinked it from the wheel unless it was run from outside) or RETURNED (handed back: already accounted for).
+     * A successful cancel from {@code fromPhase}: NEW (pending), DISPATCHED or RUNNING (handed off, or a run claimed
+     * or in progress: the owner unlinked it from the wheel, unless it was run from outside) or RETURNED (handed
+     * back: already accounted for).
      */
     final void onCancelled(ScheduledTimer<?> t, int fromPhase) {
         if (fromPhase == ScheduledTimer.RETURNED) {

@@ -135,7 +135,13 @@ final class OwnerLoop {
             return;
         }
         if (phase != ScheduledTimer.NEW && phase != ScheduledTimer.DEFERRED) {
-            return; // cancelled or revoked before reaching the wheel; already accounted for
+            return; // cancelled or revoked before reaching the wheel (accounted for), or handed off: a stale command
+        }
+        if (t.hasMoved()) {
+            // A move command whose move was made already: by the timer's own start command, which found it MOVING
+            // (the start comes first in the queue). It is linked or taken as due: placing it again would put it in
+            // the due buffer twice.
+            return;
         }
         // DEFERRED: rescheduled later before its first start; linked at its own key, moved when that expires.
         // After shutdown() a periodic timer's next period does not start (shutdown ended it; this one raced it).
@@ -197,7 +203,8 @@ final class OwnerLoop {
             }
             t.key = key; // plain: a reschedule reads it only after the CAS below (or a later one) releases it
             boolean taken = place(t, key);
-            if (t.casWord(s, ScheduledTimer.withPhase(s + ScheduledTimer.STAMP_ONE, ScheduledTimer.NEW))) {
+            long done = ScheduledTimer.withPhase(s + ScheduledTimer.STAMP_ONE, ScheduledTimer.NEW) | ScheduledTimer.MOVED;
+            if (t.casWord(s, done)) {
                 moved++;
                 return;
             }
@@ -239,18 +246,25 @@ final class OwnerLoop {
     }
 
     /**
-     * Whether a timer taken as due is to run now: NEW. A DEFERRED one was rescheduled later after it was linked: it
-     * moves to its new key now instead (DEFERRED &rarr; MOVING, then {@link #move}, which may take it as due again if
-     * that key has come too: it is then dispatched later in the same loop). A MOVING one has its command queued.
+     * Whether a timer taken as due is to run now: NEW, which the owner moves to DISPATCHED by CAS (a reschedule
+     * racing it CASes from NEW too: after this one it finds DISPATCHED and returns false). A DEFERRED one was
+     * rescheduled later after it was linked: it moves to its new key now instead (DEFERRED &rarr; MOVING, then
+     * {@link #move}, which may take it as due again if that key has come too: it is then dispatched later in the same
+     * loop). A MOVING one has its command queued; any other has ended or was run early by a caller.
      */
     private boolean dueNow(ScheduledTimer<?> t) {
         for (;;) {
             int p = t.phase();
-            if (p != ScheduledTimer.DEFERRED) {
-                return p == ScheduledTimer.NEW;
-            }
-            if (t.casPhase(ScheduledTimer.DEFERRED, ScheduledTimer.MOVING)) {
-                move(t);
+            if (p == ScheduledTimer.NEW) {
+                if (t.casPhase(ScheduledTimer.NEW, ScheduledTimer.DISPATCHED)) {
+                    return true;
+                }
+            } else if (p == ScheduledTimer.DEFERRED) {
+                if (t.casPhase(ScheduledTimer.DEFERRED, ScheduledTimer.MOVING)) {
+                    move(t);
+                    return false;
+                }
+            } else {
                 return false;
             }
         }

@@ -100,7 +100,7 @@ final class PeriodicTimer extends ScheduledTimer<Void> {
         if (p == CLAIMED || p == RUNNING || p == INTERRUPTING) {
             return true;
         }
-        return p != NEW && p != RETURNED && RUNNER.getVolatile(this) != null;
+        return p != NEW && p != DISPATCHED && p != RETURNED && RUNNER.getVolatile(this) != null;
     }
 
     @Override
@@ -224,7 +224,7 @@ final class PeriodicTimer extends ScheduledTimer<Void> {
     }
 
     /**
-     * {@code shutdown()}'s end of this timer: from NEW (pending, wherever it waits), CLAIMED (a run claimed but not
+     * {@code shutdown()}'s end of this timer: from NEW (pending, wherever it waits), DISPATCHED (handed off), CLAIMED (a run claimed but not
      * started: it never starts) or RUNNING (the run in progress finishes; no next run) to CANCELLED.
      *
      * @return the phase it ended from, or -1 if it had already ended (or was handed back by shutdownNow)
@@ -234,11 +234,11 @@ final class PeriodicTimer extends ScheduledTimer<Void> {
             int p = phase();
             // Handed back by a racing shutdownNow: the caller's now, already accounted for (the bit is sticky, and a
             // claim landing between this read and the CAS below fails the CAS, so the loop sees it).
-            if ((p != NEW && p != CLAIMED && p != RUNNING) || handedBack()) {
+            if ((p != NEW && p != DISPATCHED && p != CLAIMED && p != RUNNING) || handedBack()) {
                 return -1;
             }
             if (casPhase(p, CANCELLED)) {
-                if (p == NEW) {
+                if (p == NEW || p == DISPATCHED) {
                     clearRun(); // no run in progress: forget the last runner and free the task now
                 }
                 releaseWaiters();

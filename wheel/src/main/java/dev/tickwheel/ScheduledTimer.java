@@ -14,14 +14,14 @@ import java.util.concurrent.TimeoutException;
  * <h2>Concurrency</h2>
  * The {@link #state} word decides every race, by CAS on its phase:
  * <pre>
- *   NEW ──run claims──▶ CLAIMED ──runner published──▶ RUNNING ──▶ COMPLETING ──▶ COMPLETED | FAILED   (one-shot)
- *   NEW | CLAIMED ──cancel──▶ CANCELLED                        (CLAIMED: the task never starts)
+ *   NEW ──owner hands it off──▶ DISPATCHED ──run claims──▶ CLAIMED ──runner published──▶ RUNNING ──▶ COMPLETING
+ *       ──▶ COMPLETED | FAILED   (one-shot; a caller's early run() claims from any pending phase)
+ *   NEW | DISPATCHED | CLAIMED ──cancel──▶ CANCELLED           (CLAIMED: the task never starts)
  *   RUNNING ──cancel(false)──▶ CANCELLED                       (the task runs on; its outcome is dropped)
  *   RUNNING ──cancel(true)──▶ INTERRUPTING ──runner interrupted──▶ INTERRUPTED
- *   NEW ──shutdownNow collects──▶ RETURNED ──run (by the caller)──▶ CLAIMED, or ──cancel──▶ CANCELLED
+ *   NEW | DISPATCHED ──shutdownNow collects──▶ RETURNED ──run (by the caller)──▶ CLAIMED, or ──cancel──▶ CANCELLED
  *   NEW ──reschedule later──▶ DEFERRED ──old key expires: owner──▶ MOVING ──owner relinked──▶ NEW
  *   NEW | DEFERRED ──reschedule earlier──▶ MOVING (+ move command) ──owner relinked──▶ NEW
- *   DEFERRED ──a dispatched run finds it (the reschedule came after the dispatch)──▶ MOVING (+ move command)
  *   NEW ──schedule revoked on shutdown──▶ CANCELLED          (the producer then throws RejectedExecutionException)
  *   NEW ──executor rejects, or the owner fails──▶ FAILED
  * </pre>
@@ -34,16 +34,18 @@ import java.util.concurrent.TimeoutException;
  * uninterrupted. The runner that loses its final CAS to a cancel(true) waits out INTERRUPTING and clears the
  * interrupt, so it never reaches the next task its thread runs.
  *
- * <p>{@link #cancelIfNotStarted()}, the strict cancel, succeeds only from a pending phase (NEW, MOVING, DEFERRED) or
- * RETURNED: in a race with the fire (whose claim is the CAS from NEW) exactly one of the two wins.
+ * <p>{@link #cancelIfNotStarted()}, the strict cancel, succeeds only from a pending phase (NEW, MOVING, DEFERRED,
+ * DISPATCHED) or RETURNED: in a race with the fire (whose claim is the CAS from DISPATCHED) exactly one of the two
+ * wins.
  *
  * <p>A reschedule is one CAS on the state word, which carries the new key's low 32 bits: a later deadline only
  * defers the timer (NEW or DEFERRED &rarr; DEFERRED), sending nothing, and the owner moves it when its old key
  * expires; an earlier one moves it to MOVING and sends a move command. Whether the new key is later is judged
  * against the key the timer is linked at, read beside the word; the owner changes that key only inside a move, and
  * every move ends by adding to the word's relink stamp, so a CAS that finds the word it read also finds that key
- * unchanged. A run claims only from NEW, so a dispatch that a deferral overtook finds DEFERRED, claims nothing, and
- * sends the move itself.
+ * unchanged. The owner hands a due timer off by its own CAS, NEW &rarr; DISPATCHED: a reschedule that comes after
+ * it finds DISPATCHED and returns false (the task runs at the old deadline), one that comes before it has moved the
+ * timer out of NEW, so the owner moves the timer instead of handing it off.
  *
  * <p>The node's wheel fields ({@code key}, links) are written by the producer before the node is offered to the
  * start queue (a release; the owner's poll acquires), and after that only by the owner thread. A
@@ -86,17 +88,30 @@ class ScheduledTimer<V> extends TimerState<V> implements RunnableScheduledFuture
     static final int CLAIMED_RETURNED = 2;
 
     /**
-     * The run's claim: NEW &rarr; CLAIMED (dispatched by the timer, or run early by a caller), or RETURNED &rarr;
-     * CLAIMED (run by the caller of shutdownNow, whose timer was already accounted for). The winner owns the run;
-     * it publishes its thread and then moves to RUNNING with {@link #startRun()}.
+     * The run's claim: DISPATCHED &rarr; CLAIMED (handed off by the owner), or from another pending phase (NEW,
+     * MOVING, DEFERRED: run early by a caller, which a timer in the wheel allows; the owner then skips it when its
+     * key comes, and its end unlinks it), or RETURNED &rarr; CLAIMED (run by the caller of shutdownNow, whose timer
+     * was already accounted for). The winner owns the run; it publishes its thread and then moves to RUNNING with
+     * {@link #startRun()}.
      *
      * @return which of the two won, or NOT_CLAIMED if the timer was cancelled, ran or is running
      */
     final int claimRun() {
-        if (casPhase(NEW, CLAIMED)) {
-            return CLAIMED_NEW;
+        for (;;) {
+            long s = word();
+            int p = phaseOf(s);
+            if (isPending(p)) {
+                if (casWord(s, withPhase(s, CLAIMED))) {
+                    return CLAIMED_NEW;
+                }
+            } else if (p == RETURNED) {
+                if (casWord(s, withPhase(s, CLAIMED))) {
+                    return CLAIMED_RETURNED;
+                }
+            } else {
+                return NOT_CLAIMED;
+            }
         }
-        return casPhase(RETURNED, CLAIMED) ? CLAIMED_RETURNED : NOT_CLAIMED;
     }
 
     /**
@@ -118,7 +133,6 @@ class ScheduledTimer<V> extends TimerState<V> implements RunnableScheduledFuture
     public void run() {
         int claim = claimRun();
         if (claim == NOT_CLAIMED) {
-            moveIfDeferred();
             return;
         }
         boolean returned = claim == CLAIMED_RETURNED;
@@ -149,26 +163,6 @@ class ScheduledTimer<V> extends TimerState<V> implements RunnableScheduledFuture
         releaseWaiters();
         if (!returned) {
             timer().onEnded(this);
-        }
-    }
-
-    /**
-     * A run that claimed nothing because the timer is DEFERRED: the owner dispatched it at its old key, and a
-     * reschedule to a later key came before this claim (the owner saw NEW; the claim saw DEFERRED). Nobody else will
-     * move it, since the owner has let go of it: send the move command the reschedule did not (DEFERRED &rarr;
-     * MOVING), and the task runs once, at the new deadline. Also reached by a caller's early {@code run()} of a
-     * deferred timer, which then moves to its new deadline instead of running now (as for MOVING).
-     */
-    private void moveIfDeferred() {
-        for (;;) {
-            long s = word();
-            if (phaseOf(s) != DEFERRED) {
-                return; // cancelled, ran, handed back, or not a timer whose run lost to a reschedule
-            }
-            if (casWord(s, withPhase(s, MOVING))) {
-                timer().offerMove(this, resolveKey(keyBits(s), timer().clock.tickNow()));
-                return;
-            }
         }
     }
 
@@ -269,8 +263,14 @@ class ScheduledTimer<V> extends TimerState<V> implements RunnableScheduledFuture
      * @return whether this call ended it
      */
     final boolean fail(Throwable cause) {
-        if (!casPhase(NEW, COMPLETING) && !casPhase(MOVING, COMPLETING) && !casPhase(DEFERRED, COMPLETING)) {
-            return false;
+        for (;;) {
+            long s = word();
+            if (!isPending(phaseOf(s))) {
+                return false;
+            }
+            if (casWord(s, withPhase(s, COMPLETING))) {
+                break;
+            }
         }
         forgetRunner();
         taskOrOutcome = cause;
@@ -323,9 +323,9 @@ class ScheduledTimer<V> extends TimerState<V> implements RunnableScheduledFuture
                     cancelledWhileRunning();
                     return true;
                 }
-            } else if (p == NEW || p == MOVING || p == DEFERRED || p == RETURNED) {
+            } else if (isPending(p) || p == RETURNED) {
                 if (casPhase(p, CANCELLED)) {
-                    cancelledBeforeStart(p == RETURNED ? RETURNED : NEW);
+                    cancelledBeforeStart(from(p));
                     return true;
                 }
             } else if (p == CLAIMED) {
@@ -371,6 +371,9 @@ class ScheduledTimer<V> extends TimerState<V> implements RunnableScheduledFuture
                 // later one that is already due. If the CAS below finds the word unchanged, so is this key: every
                 // move adds to the stamp.
                 long linked = this.key;
+                if (linked < 0) {
+                    return false; // a CustomTimer not scheduled yet: nothing to move
+                }
                 if (to >= linked) {
                     if (casWord(s, withKey(s, DEFERRED, to))) {
                         return true; // deferred: the owner moves it when its old key expires; nothing to send
@@ -380,10 +383,13 @@ class ScheduledTimer<V> extends TimerState<V> implements RunnableScheduledFuture
                 }
             } else if (p == MOVING) {
                 if (casWord(s, withKey(s, MOVING, to))) {
-                    return true; // the move under way takes the newest key (the owner's CAS back to NEW sees it)
+                    // The move under way takes the newest key (the owner's CAS back to NEW sees it). Its command
+                    // woke the owner for the key it carried then; this key may be earlier.
+                    timer().wakeForMove(to);
+                    return true;
                 }
             } else {
-                return false; // claimed, running, done, cancelled or handed back
+                return false; // handed off to run, claimed, running, done, cancelled or handed back
             }
         }
     }
@@ -417,19 +423,28 @@ class ScheduledTimer<V> extends TimerState<V> implements RunnableScheduledFuture
     public boolean cancelIfNotStarted() {
         for (;;) {
             int p = phase();
-            if (p != NEW && p != MOVING && p != DEFERRED && p != RETURNED) {
+            if (!isPending(p) && p != RETURNED) {
                 return false;
             }
             if (casPhase(p, CANCELLED)) {
-                cancelledBeforeStart(p == RETURNED ? RETURNED : NEW);
+                cancelledBeforeStart(from(p));
                 return true;
             }
         }
     }
 
     /**
-     * After a successful cancel from NEW or RETURNED (the common case, kept small enough to inline into both
-     * cancels): no runner, so free the task now; wake waiters; account.
+     * How a cancel from a phase before any run is accounted: DISPATCHED as a cancel that needs no unlink command
+     * (the owner took the timer out of the wheel to hand it off), RETURNED as already accounted for, and every
+     * other pending phase as NEW (in the wheel, or on its way there).
+     */
+    private static int from(int phase) {
+        return phase == RETURNED || phase == DISPATCHED ? phase : NEW;
+    }
+
+    /**
+     * After a successful cancel before any run (the common case, kept small enough to inline into both cancels):
+     * no runner, so free the task now; wake waiters; account.
      */
     private void cancelledBeforeStart(int from) {
         taskOrOutcome = null;
@@ -496,6 +511,7 @@ class ScheduledTimer<V> extends TimerState<V> implements RunnableScheduledFuture
             case NEW:
             case MOVING:
             case DEFERRED: status = "pending"; break;
+            case DISPATCHED: status = "due, handed off to run"; break;
             case RETURNED: status = "returned by shutdownNow"; break;
             case CLAIMED:
             case RUNNING:

@@ -42,15 +42,14 @@ public interface TimerFuture<V> extends ScheduledFuture<V> {
     /**
      * Moves a pending one-shot timer's deadline to {@code delay} from now, from any thread, without a lock and
      * without allocating: the idle or keep-alive timeout pushed back on every read. Returns whether it took effect:
-     * false once a run has been claimed (the task has started or is about to), the timer completed or was
-     * cancelled, or the timer is shut down. The task never runs before the new deadline, and a reschedule racing
+     * false once the timer is due and handed off to run (the task is about to start, has started or has run), the
+     * timer was cancelled, or the timer is shut down. The task never runs before the new deadline, and a reschedule racing
      * the fire ends one way: the task runs once, either at the old deadline (and this returns false) or at the new
      * one. A later deadline (the common case: a timeout pushed back) is one CAS on the timer, sending the owner
      * thread nothing: the timer stays where it is linked and the owner moves it once, when its old deadline comes.
      * An earlier deadline sends the owner one move command, and many reschedules between two of its steps cost
      * it one move. A reschedule racing a shutdown of the timer may end the timer cancelled instead (it then
-     * returns false). While a reschedule waits to take effect, an early call of the future's {@code run()} does
-     * not run the task: the task runs at its new deadline.
+     * returns false).
      *
      * @param delay the new delay from now; zero or negative means now
      * @param unit its unit

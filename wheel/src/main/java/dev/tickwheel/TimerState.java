@@ -21,7 +21,7 @@ import java.util.concurrent.locks.LockSupport;
 abstract class TimerState<V> extends TimingWheel.Node implements Future<V> {
 
     // The state word, a long. Bits 0-7: the phase (below COMPLETING: not done; from INTERRUPTING up: cancelled).
-    // Bit 8: the kind. Bit 9: HANDED_BACK. Bits 10-31: the relink stamp. Bits 32-63: the low 32 bits of the key a
+    // Bit 8: the kind. Bit 9: HANDED_BACK. Bit 10: MOVED. Bits 11-31: the relink stamp. Bits 32-63: the low 32 bits of the key a
     // reschedule asked for, meaningful while MOVING or DEFERRED. Keeping that key in the word that decides every race
     // makes each reschedule one CAS: a key is never stored apart from the transition that gives it effect.
     static final int NEW = 0;
@@ -38,19 +38,25 @@ abstract class TimerState<V> extends TimingWheel.Node implements Future<V> {
      * dispatching it. Not claimable by a run; cancel and shutdownNow take it as they take NEW.
      */
     static final int DEFERRED = 3;
+    /**
+     * Due, and handed off by the owner to run (its CAS from NEW, which a reschedule's CAS from NEW races: exactly one
+     * wins). No reschedule takes effect any more; a run claims it, a cancel (either kind) still wins against it,
+     * shutdownNow's hand-back takes it from the pool's queue.
+     */
+    static final int DISPATCHED = 4;
     /** A run has claimed the timer; its thread is not yet published and the task has not started. */
-    static final int CLAIMED = 4;
+    static final int CLAIMED = 5;
     /** The runner's thread is published (see {@link ScheduledTimer#runnerThread()}); the task is running or about to. */
-    static final int RUNNING = 5;
+    static final int RUNNING = 6;
     /** Transient: the outcome is being written. */
-    static final int COMPLETING = 6;
-    static final int COMPLETED = 7;
-    static final int FAILED = 8;
+    static final int COMPLETING = 7;
+    static final int COMPLETED = 8;
+    static final int FAILED = 9;
     /** Transient: cancel(true) won against a running task and is interrupting its thread. */
-    static final int INTERRUPTING = 9;
-    static final int CANCELLED = 10;
+    static final int INTERRUPTING = 10;
+    static final int CANCELLED = 11;
     /** Cancelled by cancel(true), which interrupted the runner; the runner then clears that interrupt. */
-    static final int INTERRUPTED = 11;
+    static final int INTERRUPTED = 12;
     private static final int PHASE_MASK = 0xFF;
     /** Kind bit, fixed at construction: the task is a {@link Callable}, else a {@link Runnable} with result null. */
     static final int KIND_CALLABLE = 1 << 8;
@@ -60,7 +66,13 @@ abstract class TimerState<V> extends TimingWheel.Node implements Future<V> {
      */
     static final int HANDED_BACK = 1 << 9;
     /**
-     * One step of the relink stamp (bits 10-31), which the owner adds each time it ends a move (MOVING &rarr; NEW):
+     * Sticky bit the owner sets when it ends a move (with the stamp, in the same CAS): the timer has been placed. A
+     * start command that then finds it NEW or DEFERRED is stale (a move command whose move an earlier command, the
+     * timer's own start, already made) and must not place it a second time.
+     */
+    static final long MOVED = 1L << 10;
+    /**
+     * One step of the relink stamp (bits 11-31), which the owner adds each time it ends a move (MOVING &rarr; NEW):
      * the {@code key} field changes only inside a move, so a reschedule whose CAS finds the word it read also knows
      * that the key it read beside it is still where the timer is linked (no ABA through a move). Wraps harmlessly.
      */
@@ -173,12 +185,17 @@ abstract class TimerState<V> extends TimingWheel.Node implements Future<V> {
         return false;
     }
 
-    /** shutdownNow's claim: a pending timer (NEW, MOVING or DEFERRED) &rarr; RETURNED, marking it handed back. */
+    /** @return whether a phase is pending: not started, not ended (NEW, MOVING, DEFERRED or DISPATCHED) */
+    static boolean isPending(int phase) {
+        return phase <= DISPATCHED && phase != RETURNED;
+    }
+
+    /** shutdownNow's claim: a pending timer (NEW, MOVING, DEFERRED or DISPATCHED) &rarr; RETURNED, marking it handed back. */
     final boolean claimReturned() {
         for (;;) {
             long s = state;
             int p = phaseOf(s);
-            if (p != NEW && p != MOVING && p != DEFERRED) {
+            if (!isPending(p)) {
                 return false;
             }
             if (STATE.compareAndSet(this, s, withPhase(s, RETURNED) | HANDED_BACK)) {
@@ -194,6 +211,11 @@ abstract class TimerState<V> extends TimingWheel.Node implements Future<V> {
 
     final boolean handedBack() {
         return (state & HANDED_BACK) != 0;
+    }
+
+    /** @return whether the owner has ended a move of this timer (see {@link #MOVED}) */
+    final boolean hasMoved() {
+        return (state & MOVED) != 0;
     }
 
     /** Ends a transient phase (COMPLETING, INTERRUPTING), which only the thread that entered it may leave. */

@@ -298,7 +298,7 @@ class RescheduleTest {
     }
 
     @Test
-    void aRescheduleThatWinsAgainstADispatchedRunMovesItAndItRunsOnceAtTheNewTime() {
+    void aRescheduleAfterTheOwnerHandedTheTimerOffLosesAndTheTaskRunsAtTheOldDeadline() {
         ManualTimeSource clock = new ManualTimeSource(0);
         List<Runnable> handedOff = new ArrayList<>();
         WheelTimer t = WheelTimer.builder().timeSource(clock).tick(1, MILLISECONDS).manualDrive()
@@ -312,15 +312,111 @@ class RescheduleTest {
         OwnerLoop.of(t).step();
         stepAt(t, clock, 10); // handed to the "pool", not yet claimed by a worker
         assertEquals(1, handedOff.size());
-        assertTrue(f.reschedule(5, MILLISECONDS), "no run has been claimed: the move wins"); // due at 15
-        handedOff.remove(0).run(); // the worker's claim loses: nothing runs
-        assertEquals(0, runs.get());
-        stepAt(t, clock, 14);
-        assertTrue(handedOff.isEmpty());
-        stepAt(t, clock, 15);
+        assertFalse(f.reschedule(5, MILLISECONDS), "handed off: too late to move it");
+        assertFalse(f.isDone(), "not started yet");
+        clock.advanceTo(0, MILLISECONDS.toNanos(11));
+        handedOff.remove(0).run(); // the worker, a little later
+        assertEquals(1, runs.get());
+        assertEquals(MILLISECONDS.toNanos(11), ranAt.get());
+        stepAt(t, clock, 30);
+        assertEquals(1, runs.get(), "once");
+        assertEquals(0, t.metrics().pending());
+    }
+
+    @Test
+    void aTimerMovedByItsOwnStartCommandIsNotPlacedAgainByTheStaleMoveCommand() {
+        // The start command finds the timer MOVING and moves it (due now); the move command behind it is then stale
+        // and used to put the timer in the due buffer a second time. A reschedule landing between the two entries
+        // (here: made by the executor while it takes the timer due before them) deferred the first entry, and the
+        // second then ran the task 50 ms early.
+        ManualTimeSource clock = new ManualTimeSource(0);
+        List<Runnable> handedOff = new ArrayList<>();
+        AtomicLong ranAt = new AtomicLong(-1);
+        AtomicInteger runs = new AtomicInteger();
+        Object[] cell = new Object[2]; // the timer due first, and the one it reschedules
+        WheelTimer t = WheelTimer.builder().timeSource(clock).tick(1, MILLISECONDS).manualDrive()
+                .executor(r -> {
+                    if (r == cell[0]) {
+                        assertTrue(((TimerFuture<?>) cell[1]).reschedule(50, MILLISECONDS), "pending: deferred");
+                    }
+                    handedOff.add(r);
+                }).build();
+        OwnerLoop.of(t).step(); // the wheel's earliest key is now 1
+        cell[0] = t.schedule(() -> { }, 0, MILLISECONDS); // due now: taken as due first
+        TimerFuture<?> f = t.schedule(() -> {
+            runs.incrementAndGet();
+            ranAt.set(clock.nanoTime());
+        }, 10, SECONDS);
+        cell[1] = f;
+        assertTrue(f.reschedule(0, MILLISECONDS), "to now, before the owner took the start: start, then move");
+        OwnerLoop.of(t).step();
+        assertEquals(1, handedOff.size(), "only the first timer: the other was deferred before its turn");
+        handedOff.remove(0).run();
+        assertEquals(0, runs.get(), "not early");
+        for (int ms = 1; ms <= 49; ms++) {
+            stepAt(t, clock, ms);
+        }
+        assertTrue(handedOff.isEmpty(), "not before its new deadline");
+        stepAt(t, clock, 50);
+        assertEquals(1, handedOff.size());
         handedOff.remove(0).run();
         assertEquals(1, runs.get());
-        assertEquals(MILLISECONDS.toNanos(15), ranAt.get());
+        assertEquals(MILLISECONDS.toNanos(50), ranAt.get());
+        stepAt(t, clock, 100);
+        assertTrue(handedOff.isEmpty(), "once");
+        assertEquals(0, OwnerLoop.of(t).wheel().size(), "nothing left linked");
+    }
+
+    @Test
+    void aRescheduleOfATimerAlreadyMovingWakesTheOwnerForItsOwnKey() {
+        ManualTimeSource clock = new ManualTimeSource(0);
+        WheelTimer t = manual(clock);
+        AtomicLong ranAt = new AtomicLong(-1);
+        t.schedule(() -> { }, 64, MILLISECONDS); // the owner plans to wake for this one
+        TimerFuture<?> f = t.schedule(() -> ranAt.set(clock.nanoTime()), 100, MILLISECONDS);
+        OwnerLoop.of(t).step();
+        assertEquals(64, OwnerLoop.of(t).planPark());
+        assertTrue(f.reschedule(70, MILLISECONDS), "earlier than its key: a move command");
+        assertFalse(OwnerLoop.of(t).isAwake(), "70 is after the plan: no wake-up needed");
+        assertTrue(f.reschedule(1, MILLISECONDS), "still moving: the key changes in place");
+        assertTrue(OwnerLoop.of(t).isAwake(), "1 is before the plan: the owner is woken");
+        stepAt(t, clock, 1);
+        assertEquals(MILLISECONDS.toNanos(1), ranAt.get());
+    }
+
+    @Test
+    void aCallersEarlyRunOfARescheduledTimerRunsItNowAndOnce() {
+        ManualTimeSource clock = new ManualTimeSource(0);
+        WheelTimer t = manual(clock);
+        AtomicInteger runs = new AtomicInteger();
+        TimerFuture<?> deferred = t.schedule(runs::incrementAndGet, 10, MILLISECONDS);
+        TimerFuture<?> moving = t.schedule(runs::incrementAndGet, 10, MILLISECONDS);
+        OwnerLoop.of(t).step();
+        assertTrue(deferred.reschedule(50, MILLISECONDS));
+        assertTrue(moving.reschedule(5, MILLISECONDS));
+        ((Runnable) deferred).run();
+        ((Runnable) moving).run();
+        assertEquals(2, runs.get(), "run() runs a pending timer now, as the JDK's does");
+        assertTrue(deferred.isDone() && moving.isDone());
+        assertFalse(deferred.reschedule(60, MILLISECONDS));
+        for (int ms = 1; ms <= 60; ms++) {
+            stepAt(t, clock, ms);
+        }
+        assertEquals(2, runs.get(), "and never again at their deadlines");
+        assertEquals(0, OwnerLoop.of(t).wheel().size());
+        assertEquals(0, t.metrics().pending());
+    }
+
+    @Test
+    void aCustomTimerNotYetScheduledCannotBeRescheduled() {
+        ManualTimeSource clock = new ManualTimeSource(0);
+        WheelTimer t = manual(clock);
+        AtomicInteger runs = new AtomicInteger();
+        Once c = new Once(t, runs);
+        assertFalse(c.reschedule(100, MILLISECONDS), "nothing to move before schedule");
+        c.start(10);
+        stepAt(t, clock, 10);
+        assertEquals(1, runs.get(), "at its own deadline, not at the refused reschedule's");
     }
 
     @Test
@@ -408,6 +504,25 @@ class RescheduleTest {
             }
             assertTrue(done.await(30, SECONDS));
             assertTrue(early.isEmpty(), early.toString());
+        }
+    }
+
+    /** A custom timer that counts its runs. */
+    private static final class Once extends CustomTimer {
+        private final AtomicInteger runs;
+
+        Once(WheelTimer timer, AtomicInteger runs) {
+            super(timer);
+            this.runs = runs;
+        }
+
+        void start(long ms) {
+            schedule(ms, MILLISECONDS);
+        }
+
+        @Override
+        protected void runTask() {
+            runs.incrementAndGet();
         }
     }
 }

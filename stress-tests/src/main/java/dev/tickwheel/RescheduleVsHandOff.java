@@ -15,45 +15,42 @@ import org.openjdk.jcstress.annotations.State;
 import org.openjdk.jcstress.infra.results.IIII_Result;
 
 /**
- * Race 24: a reschedule to a later deadline against the run of a timer the owner has already handed off (it was
- * NEW when the owner's step at 1 ms dispatched it to the executor, here a list; the actor then runs it as a pool
- * worker would). Either the run claims first (the task runs at 1 ms and the reschedule returns false), or the
- * reschedule defers the timer first: the run then finds it DEFERRED, claims nothing and sends the move command the
- * reschedule did not send, and the task runs once at the new deadline, 6 ms. The arbiter steps every millisecond up
- * to 8 and runs whatever the owner hands off.
+ * Race 24: a reschedule to a later deadline against the owner's step that hands the due timer off to an executor
+ * (here a list, run by the arbiter as a pool worker would, after the race). The hand-off commits itself in the
+ * timer's state (NEW -&gt; DISPATCHED) before the executor sees the timer; the deferral is a CAS from NEW too.
+ * Either the hand-off wins (the reschedule returns false; the task runs at the old deadline, 1 ms), or the deferral
+ * wins (true; the owner moves the timer instead of handing it off, and it runs once at 6 ms). The arbiter steps
+ * every millisecond up to 8 and runs whatever the owner hands off.
  *
  * <p>Result: reschedule's answer, runs, the clock (ms) at the run, and the pending count at the end.
  */
 @JCStressTest
-@Description("Deferral vs a dispatched run's claim: the task runs once, at the old deadline (false) or the new (true)")
-@Outcome(id = "0, 1, 1, 0", expect = ACCEPTABLE, desc = "the run claimed first: ran at the old deadline; false")
+@Description("Deferral vs the owner's hand-off: the task runs once, at the old deadline (false) or the new one (true)")
+@Outcome(id = "0, 1, 1, 0", expect = ACCEPTABLE, desc = "the hand-off came first: ran at the old deadline; false")
 @Outcome(id = "1, 1, 6, 0", expect = ACCEPTABLE,
-        desc = "the deferral came first: the run claimed nothing and sent the move; ran once at the new deadline")
-@Outcome(id = "1, 1, 1, .", expect = FORBIDDEN, desc = "IGNORED: reschedule returned true, yet it ran at the old deadline")
-@Outcome(id = "1, 0, .*", expect = FORBIDDEN,
-        desc = "LOST: the run claimed nothing, and nobody moved the deferred timer (the owner had let go of it)")
+        desc = "the deferral came first: the owner moved the timer instead of handing it off; ran once at 6 ms")
+@Outcome(id = "1, 1, 1, .", expect = FORBIDDEN,
+        desc = "IGNORED: reschedule returned true, yet the task ran at the old deadline (a hand-off it did not see)")
+@Outcome(id = "1, 0, .*", expect = FORBIDDEN, desc = "LOST: the deferral won, yet nothing ran the task")
 @Outcome(expect = FORBIDDEN, desc = "ran twice, never, at another time, or its pending count not released")
 @State
-public class DeferVsDispatchedRun {
+public class RescheduleVsHandOff {
 
     private final ManualClock clock = new ManualClock();
     private final List<Runnable> handedOff = new ArrayList<>();
     private final WheelTimer timer = Rigs.on(clock, handedOff::add);
     private final TimerFuture<?> future;
-    private final Runnable dispatched;
-    /** Written by the task (on the running actor's or the arbiter's thread), read by the arbiter. */
+    /** Written by the task (on the arbiter's thread), read by the arbiter. */
     private int runs;
     private long ranAtMs;
 
-    public DeferVsDispatchedRun() {
+    public RescheduleVsHandOff() {
         future = timer.schedule(() -> {
             runs++;
             ranAtMs = clock.nanoTime() / ManualClock.MS;
         }, 1, TimeUnit.MILLISECONDS);
         OwnerLoop.of(timer).step(); // in the wheel at key 1
-        clock.advanceMillis(1);
-        OwnerLoop.of(timer).step(); // NEW: handed off, not yet claimed
-        dispatched = handedOff.remove(0);
+        clock.advanceMillis(1); // due: the owner's step hands it off, or moves it if deferred
     }
 
     @Actor
@@ -62,8 +59,8 @@ public class DeferVsDispatchedRun {
     }
 
     @Actor
-    public void worker() {
-        dispatched.run();
+    public void owner() {
+        OwnerLoop.of(timer).step();
     }
 
     @Arbiter
