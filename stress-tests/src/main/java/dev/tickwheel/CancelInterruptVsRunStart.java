@@ -31,7 +31,7 @@ import org.openjdk.jcstress.infra.results.IIIIIII_Result;
 @JCStressTest
 @Description("one-shot cancel(true) vs the start of its run: FutureTask's cancel, interrupt never lost or leaked")
 @Outcome(id = "1, 0, 0, 0, 1, 1, 0", expect = ACCEPTABLE,
-        desc = "cancel came before the run's claim (NEW -> cancelled), or after the claim but before the run's "
+        desc = "cancel came before the run's claim (DISPATCHED -> cancelled), or after the claim but before the run's "
                 + "re-check: the task never started, the future is cancelled")
 @Outcome(id = "1, 1, 0, 0, 1, 1, 0", expect = ACCEPTABLE,
         desc = "cancel came while the task ran, after its first reads (or after it returned, before the run "
@@ -88,7 +88,7 @@ public class CancelInterruptVsRunStart {
         }, 1, TimeUnit.MILLISECONDS);
         OwnerLoop.of(timer).step();
         clock.advanceMillis(1);
-        OwnerLoop.of(timer).step(); // dispatched: handedOut is the timer, NEW, out of the wheel, queued as in a pool
+        OwnerLoop.of(timer).step(); // dispatched: handedOut is the timer, DISPATCHED, out of the wheel, queued as in a pool
     }
 
     @Actor

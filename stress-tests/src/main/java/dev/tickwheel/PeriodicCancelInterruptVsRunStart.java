@@ -30,7 +30,7 @@ import org.openjdk.jcstress.infra.results.IIIIIII_Result;
 @JCStressTest
 @Description("periodic cancel(true) vs the start of a run: a run that starts after cancel returned is interrupted")
 @Outcome(id = "1, 0, 0, 0, 1, 1, 0", expect = ACCEPTABLE,
-        desc = "cancel came before the run's claim (NEW -> cancelled), or after the claim but before the run's "
+        desc = "cancel came before the run's claim (DISPATCHED -> cancelled), or after the claim but before the run's "
                 + "re-check: the task never started")
 @Outcome(id = "1, 1, 0, 0, 1, 1, 0", expect = ACCEPTABLE,
         desc = "cancel came while the task ran, after its first reads, or after the run (the next period's start "
@@ -75,7 +75,7 @@ public class PeriodicCancelInterruptVsRunStart {
         }, 1, 1, TimeUnit.MILLISECONDS);
         OwnerLoop.of(timer).step();
         clock.advanceMillis(1);
-        OwnerLoop.of(timer).step(); // dispatched: handedOut is the periodic timer, NEW, out of the wheel, queued as in a pool
+        OwnerLoop.of(timer).step(); // dispatched: handedOut is the periodic timer, DISPATCHED, out of the wheel, queued as in a pool
     }
 
     @Actor

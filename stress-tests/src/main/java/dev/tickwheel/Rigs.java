@@ -43,12 +43,12 @@ final class Rigs {
                 .runTasksOnOwnerThread().build();
     }
 
-    /** A due one-shot timer as the owner hands it to a pool (NEW, out of the wheel), whose task does nothing. */
+    /** A due one-shot timer as the owner hands it to a pool (DISPATCHED, out of the wheel), whose task does nothing. */
     static ScheduledTimer<?> handedOff() {
         return handedOff(() -> { });
     }
 
-    /** A due one-shot timer running {@code task}, as the owner hands it to a pool: NEW, out of the wheel. */
+    /** A due one-shot timer running {@code task}, as the owner hands it to a pool: DISPATCHED, out of the wheel. */
     static ScheduledTimer<?> handedOff(Runnable task) {
         ScheduledTimer<?>[] out = new ScheduledTimer<?>[1];
         WheelTimer timer = on(new ManualClock(), r -> out[0] = (ScheduledTimer<?>) r);

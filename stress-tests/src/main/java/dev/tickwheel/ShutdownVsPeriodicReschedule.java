@@ -60,7 +60,7 @@ public class ShutdownVsPeriodicReschedule {
         future = timer.scheduleAtFixedRate(() -> { }, 1, 1, TimeUnit.MILLISECONDS);
         OwnerLoop.of(timer).step();
         clock.advanceMillis(1);
-        OwnerLoop.of(timer).step(); // dispatched: handedOut is the periodic timer, NEW, out of the wheel
+        OwnerLoop.of(timer).step(); // dispatched: handedOut is the periodic timer, DISPATCHED, out of the wheel
     }
 
     @Actor

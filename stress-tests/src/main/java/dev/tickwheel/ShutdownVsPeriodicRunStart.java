@@ -77,7 +77,7 @@ public class ShutdownVsPeriodicRunStart {
         }, 1, 1, TimeUnit.MILLISECONDS);
         OwnerLoop.of(timer).step();
         clock.advanceMillis(1);
-        OwnerLoop.of(timer).step(); // dispatched: handedOut is the periodic timer, NEW, out of the wheel, queued as in a pool
+        OwnerLoop.of(timer).step(); // dispatched: handedOut is the periodic timer, DISPATCHED, out of the wheel, queued as in a pool
     }
 
     @Actor

@@ -41,7 +41,7 @@ final class OwnerLoop {
     /** The clock's tick read at the start of the current step (or park plan): the base moves resolve against. */
     private long stepTick;
     private long fired;
-    /** Moves done (earlier reschedules, deferred timers moved at their old key, runs handed back): for tests. */
+    /** Moves done (earlier reschedules' commands, deferred timers moved at their old key): for tests. */
     private long moved;
     private boolean shutdownSeen;
     private boolean reapedLastStep;
@@ -190,14 +190,22 @@ final class OwnerLoop {
      * buffer. One move per burst of reschedules between two steps: only the first offers a command.
      */
     private void move(ScheduledTimer<?> t) {
+        move(t, 0L, 0L);
+    }
+
+    /**
+     * @param known a MOVING word whose key is already resolved, or 0 (no MOVING word is 0)
+     * @param knownKey that key: a deferral's, resolved around where the timer was linked
+     */
+    private void move(ScheduledTimer<?> t, long known, long knownKey) {
         for (;;) {
             long s = t.word();
             if (ScheduledTimer.phaseOf(s) != ScheduledTimer.MOVING) {
                 return; // cancelled (or handed back, or failed) while moving: its own path unlinks it
             }
-            // Resolved against the clock (this step's reading), not the wheel's time, which a long park leaves
-            // behind (see ScheduledTimer.resolveKey).
-            long key = t.movedKey(s, stepTick);
+            // A move command's key is resolved against the clock (this step's reading), not the wheel's time,
+            // which a long park leaves behind (see ScheduledTimer.resolveKey).
+            long key = s == known ? knownKey : t.movedKey(s, stepTick);
             if (t.isInWheel()) {
                 wheel.remove(t);
             }
@@ -256,13 +264,22 @@ final class OwnerLoop {
         for (;;) {
             int p = t.phase();
             if (p == ScheduledTimer.NEW) {
+                if (t.isInWheel()) {
+                    // A second entry of a timer that a move has linked since (a due entry is never linked): the
+                    // first entry may have been deferred and moved. Not due.
+                    return false;
+                }
                 if (t.casPhase(ScheduledTimer.NEW, ScheduledTimer.DISPATCHED)) {
                     return true;
                 }
             } else if (p == ScheduledTimer.DEFERRED) {
-                if (t.casPhase(ScheduledTimer.DEFERRED, ScheduledTimer.MOVING)) {
-                    move(t);
-                    return false;
+                long s = t.word();
+                if (ScheduledTimer.phaseOf(s) == ScheduledTimer.DEFERRED) {
+                    long moving = ScheduledTimer.withPhase(s, ScheduledTimer.MOVING);
+                    if (t.casWord(s, moving)) {
+                        move(t, moving, t.deferredKey(s));
+                        return false;
+                    }
                 }
             } else {
                 return false;
@@ -349,20 +366,32 @@ final class OwnerLoop {
         // poll, not drain: drain stops at a slot whose producer has claimed the index but not yet stored the
         // element, stranding every timer offered after it; poll compares the indexes and waits for that store.
         for (ScheduledTimer<?> t; (t = port.starts.poll()) != null; ) {
-            claim(t, out);
+            claimUnlessHandedOff(t, out);
         }
         for (int i = 0; i < dueCount; i++) {
             ScheduledTimer<?> t = due[i];
             due[i] = null;
             if (t != null) {
-                claim(t, out);
+                claimUnlessHandedOff(t, out);
             }
         }
         dueCount = 0;
-        wheel.removeAll(t -> claim(t, out));
+        wheel.removeAll(t -> claimUnlessHandedOff(t, out));
         port.cancels.drain(t -> { });
-        dispatch.handBack(t -> claim(t, out));
+        dispatch.handBack(t -> claim(t, out)); // what the pool holds and has not started: DISPATCHED
         port.termination.exit(out, dispatch);
+    }
+
+    /**
+     * A timer met in the start queue (a stale move command), the due buffer (a second entry) or the wheel is not
+     * shutdownNow's to claim once the owner has handed it off (DISPATCHED): the executor holds it, and only the
+     * pool's own hand-back may take it back. Only the owner hands off, and it is this thread (or gone), so the
+     * phase read here cannot turn DISPATCHED before the claim.
+     */
+    private void claimUnlessHandedOff(ScheduledTimer<?> t, List<Runnable> out) {
+        if (t.phase() != ScheduledTimer.DISPATCHED) {
+            claim(t, out);
+        }
     }
 
     private void claim(ScheduledTimer<?> t, List<Runnable> out) {
@@ -385,17 +414,17 @@ final class OwnerLoop {
         IllegalStateException cause = new IllegalStateException("the WheelTimer owner thread failed", e);
         try {
             for (ScheduledTimer<?> t; (t = port.starts.poll()) != null; ) {
-                t.fail(cause); // poll, not drain: see stopNow
+                failUnlessHandedOff(t, cause); // poll, not drain: see stopNow
             }
             for (int i = 0; i < dueCount; i++) {
                 ScheduledTimer<?> t = due[i];
                 due[i] = null;
                 if (t != null) {
-                    t.fail(cause);
+                    failUnlessHandedOff(t, cause);
                 }
             }
             dueCount = 0;
-            wheel.removeAll(t -> t.fail(cause));
+            wheel.removeAll(t -> failUnlessHandedOff(t, cause));
             // Hand-offs the pool has not started fail too, rather than run after the failure. Running tasks
             // finish; a periodic one then ends failed (PeriodicTimer.run reads the failure).
             dispatch.failQueued(cause);
@@ -406,6 +435,13 @@ final class OwnerLoop {
             e.addSuppressed(again);
         } finally {
             port.termination.exit(null, dispatch); // shutdownNow answers an empty list when none was published
+        }
+    }
+
+    /** As {@link #claimUnlessHandedOff}: a handed-off timer is the executor's (the pool fails its own queue). */
+    private static void failUnlessHandedOff(ScheduledTimer<?> t, Throwable cause) {
+        if (t.phase() != ScheduledTimer.DISPATCHED) {
+            t.fail(cause);
         }
     }
 

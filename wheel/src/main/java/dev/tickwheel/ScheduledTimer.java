@@ -126,8 +126,9 @@ class ScheduledTimer<V> extends TimerState<V> implements RunnableScheduledFuture
     }
 
     /**
-     * Runs the task if it is still pending (NEW, or RETURNED when the caller of {@code shutdownNow} runs it).
-     * Does nothing if it was cancelled, already ran or is running.
+     * Runs the task if it is still pending: handed off by the owner (DISPATCHED), called early by a caller (NEW,
+     * MOVING, DEFERRED), or RETURNED when the caller of {@code shutdownNow} runs it. Does nothing if it was
+     * cancelled, already ran or is running.
      */
     @Override
     public void run() {
@@ -414,9 +415,20 @@ class ScheduledTimer<V> extends TimerState<V> implements RunnableScheduledFuture
         return base + (bits - (int) base);
     }
 
-    /** @return the key a MOVING or DEFERRED word asks for */
+    /** @return the key a MOVING word asks for, resolved around {@code tickNow} */
     final long movedKey(long word, long tickNow) {
         return resolveKey(keyBits(word), tickNow);
+    }
+
+    /**
+     * @return the key a DEFERRED word asks for, resolved around where the timer is linked ({@code key}, which does
+     *         not change while DEFERRED): a deferral is never earlier than that key (but for a first start that
+     *         linked the timer a little later than its own key, behind the wheel), and at most 2^31 - 1 ticks after
+     *         the deferring thread's clock. Unlike a resolution around the clock, that stays right however late
+     *         the owner comes to it; it needs the deferral made less than 2^30 ticks after the linked key came.
+     */
+    final long deferredKey(long word) {
+        return resolveKey(keyBits(word), key);
     }
 
     @Override
@@ -481,7 +493,7 @@ class ScheduledTimer<V> extends TimerState<V> implements RunnableScheduledFuture
     final long dueKey() {
         long s = word(); // lv: acquires the key a periodic runner wrote before its CAS back to NEW
         int p = phaseOf(s);
-        return p == MOVING || p == DEFERRED ? movedKey(s, timer().clock.tickNow()) : startKey();
+        return p == DEFERRED ? deferredKey(s) : p == MOVING ? movedKey(s, timer().clock.tickNow()) : startKey();
     }
 
     /**

@@ -48,8 +48,9 @@ public interface TimerFuture<V> extends ScheduledFuture<V> {
      * one. A later deadline (the common case: a timeout pushed back) is one CAS on the timer, sending the owner
      * thread nothing: the timer stays where it is linked and the owner moves it once, when its old deadline comes.
      * An earlier deadline sends the owner one move command, and many reschedules between two of its steps cost
-     * it one move. A reschedule racing a shutdown of the timer may end the timer cancelled instead (it then
-     * returns false).
+     * it one move. A reschedule to an earlier deadline racing a shutdown of the timer may end the timer
+     * cancelled instead (it then returns false; another reschedule that found that move under way may have returned
+     * true).
      *
      * @param delay the new delay from now; zero or negative means now
      * @param unit its unit

@@ -76,7 +76,7 @@ abstract class TimerState<V> extends TimingWheel.Node implements Future<V> {
      * the {@code key} field changes only inside a move, so a reschedule whose CAS finds the word it read also knows
      * that the key it read beside it is still where the timer is linked (no ABA through a move). Wraps harmlessly.
      */
-    static final long STAMP_ONE = 1L << 10;
+    static final long STAMP_ONE = 1L << 11;
     private static final long LOW_WORD = 0xFFFF_FFFFL;
 
     private static final VarHandle STATE;
