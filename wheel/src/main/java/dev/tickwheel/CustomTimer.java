@@ -82,7 +82,15 @@ public abstract class CustomTimer extends ScheduledTimer<Void> {
             throw new IllegalStateException(this + " was already scheduled: a CustomTimer is scheduled once");
         }
         key = timer().clock.firstKey(delay, unit); // plain: published by accept's offer, as in WheelTimer.schedule
-        timer().accept(this, false);
+        try {
+            timer().accept(this, false);
+        } catch (RejectedExecutionException e) {
+            // Rejected before it was accepted (shut down, or maxPending): this object outlives the call, so end it
+            // (cancelled, not counted: it never held a pending place), or a later reschedule or cancel would
+            // treat it as a pending timer. accept's own revoke of a timer a racing shutdown took is a no-op here.
+            revoke();
+            throw e;
+        }
     }
 
     /**

@@ -375,7 +375,10 @@ class ScheduledTimer<V> extends TimerState<V> implements RunnableScheduledFuture
                 if (linked < 0) {
                     return false; // a CustomTimer not scheduled yet: nothing to move
                 }
-                if (to >= linked) {
+                // Deferred only within 2^31 ticks of the linked key, so that the owner resolves it around that key
+                // (deferredKey); a deferral made long after the linked key came (the owner behind, after a stopped
+                // process) goes as a move command instead.
+                if (to >= linked && to - linked < (1L << 31)) {
                     if (casWord(s, withKey(s, DEFERRED, to))) {
                         return true; // deferred: the owner moves it when its old key expires; nothing to send
                     }

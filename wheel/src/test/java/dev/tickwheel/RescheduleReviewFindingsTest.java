@@ -4,6 +4,8 @@ import static java.util.concurrent.TimeUnit.MILLISECONDS;
 import static java.util.concurrent.TimeUnit.MINUTES;
 import static java.util.concurrent.TimeUnit.SECONDS;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.ArrayList;
@@ -14,8 +16,8 @@ import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.Test;
 
 /**
- * The interleavings a second reader found in the deferred reschedule, each staged deterministically on a manual
- * clock (the reader's probes, tidied). Each failed on the code before its fix.
+ * The interleavings second and third readers found in the deferred reschedule, each staged deterministically on a
+ * manual clock (the readers' probes, tidied). Each failed on the code before its fix.
  */
 class RescheduleReviewFindingsTest {
 
@@ -119,5 +121,73 @@ class RescheduleReviewFindingsTest {
         OwnerLoop.of(w).step();
         assertEquals(late, ranB.get(), "the timer never rescheduled runs at once");
         assertEquals(late, ranA.get(), "and so does the deferred one");
+    }
+
+    /**
+     * A third reader's finding against the fix above: a deferral made long after the key the timer is linked at
+     * (a thread rescheduling before the owner has caught up after a stopped process) resolved around that key
+     * wrapped into the past and ran at once, early. A deferral more than 2^31 ticks past the linked key now goes
+     * as a move command.
+     */
+    @Test
+    void aDeferralMadeLongAfterTheLinkedKeyIsNeverEarly() {
+        for (long[] stopAndDelayMinutes : new long[][] {{60, 0}, {20, 34}}) {
+            ManualTimeSource clock = new ManualTimeSource(0);
+            AtomicLong ran = new AtomicLong(-1);
+            WheelTimer w = WheelTimer.builder().timeSource(clock).manualDrive().executor(Runnable::run).build();
+            TimerFuture<?> a = w.schedule(() -> ran.set(clock.nanoTime()), 1, SECONDS);
+            OwnerLoop.of(w).step();
+            long resume = MINUTES.toNanos(stopAndDelayMinutes[0]);
+            clock.advanceTo(0, resume); // stopped; a thread reschedules before the owner steps
+            long delay = stopAndDelayMinutes[1] == 0 ? SECONDS.toNanos(30) : MINUTES.toNanos(stopAndDelayMinutes[1]);
+            assertTrue(a.reschedule(delay, java.util.concurrent.TimeUnit.NANOSECONDS));
+            assertEquals(delay, a.getDelay(java.util.concurrent.TimeUnit.NANOSECONDS), "getDelay right after");
+            OwnerLoop.of(w).step();
+            assertEquals(-1, ran.get(), "not before the new deadline");
+            clock.advanceTo(0, resume + delay);
+            OwnerLoop.of(w).step();
+            OwnerLoop.of(w).step(); // a cascade, then the run
+            assertEquals(resume + delay, ran.get(), "at the new deadline");
+        }
+    }
+
+    /**
+     * A CustomTimer whose schedule was rejected (maxPending) stayed NEW: a reschedule then linked it and it ran,
+     * and its pending place (never reserved) was released. A rejected custom timer is now ended (cancelled).
+     */
+    @Test
+    void aRejectedCustomTimerNeverRunsAndCountsNothing() {
+        ManualTimeSource clock = new ManualTimeSource(0);
+        WheelTimer w = WheelTimer.builder().timeSource(clock).manualDrive().executor(Runnable::run).maxPending(1)
+                .build();
+        w.schedule(() -> { }, 1, MINUTES);
+        AtomicInteger runs = new AtomicInteger();
+        Once c = new Once(w, runs);
+        assertThrows(java.util.concurrent.RejectedExecutionException.class, () -> c.start(10_000));
+        assertFalse(c.reschedule(0, MILLISECONDS), "rejected: nothing to move");
+        assertFalse(c.cancel(false), "rejected: already ended");
+        OwnerLoop.of(w).step();
+        OwnerLoop.of(w).step();
+        assertEquals(0, runs.get());
+        assertEquals(1, w.metrics().pending(), "the one accepted timer");
+    }
+
+    /** A custom timer that counts its runs. */
+    private static final class Once extends CustomTimer {
+        private final AtomicInteger runs;
+
+        Once(WheelTimer timer, AtomicInteger runs) {
+            super(timer);
+            this.runs = runs;
+        }
+
+        void start(long ms) {
+            schedule(ms, MILLISECONDS);
+        }
+
+        @Override
+        protected void runTask() {
+            runs.incrementAndGet();
+        }
     }
 }
