@@ -35,11 +35,15 @@ class PeerAdapterTest {
         AtomicInteger cancelledRuns = new AtomicInteger();
         TimerAdapter timer = peer.create();
         try {
-            Object cancelled = timer.schedule(task(cancelledRuns::incrementAndGet), 5);
+            // The cancel must come before the cancelled timer is due, or it may rightly run. At 5 ms one CI run saw
+            // it run (TICKWHEEL_1MS_INLINE; 25 reruns, 10 of them with the cores loaded, did not), so the test hung
+            // on the test thread reaching cancel within 5 ms. 200 ms is far from that, and the fired timer comes
+            // after it, so a run of the cancelled one would still be seen.
+            Object cancelled = timer.schedule(task(cancelledRuns::incrementAndGet), 200);
             timer.cancel(cancelled);
-            timer.schedule(task(fired::countDown), 50);
+            timer.schedule(task(fired::countDown), 400);
             // Not a timing bound: a generous liveness limit, so that a broken adapter fails instead of hanging.
-            assertTrue(fired.await(30, TimeUnit.SECONDS), peer + " did not fire a 50 ms timer");
+            assertTrue(fired.await(30, TimeUnit.SECONDS), peer + " did not fire a 400 ms timer");
         } finally {
             timer.close();
         }
