@@ -109,7 +109,10 @@ public final class TimingWheel<N extends TimingWheel.Node> {
         /**
          * The wheel holding this node while {@link #prev} is non-null; afterwards the last wheel it was in (or null
          * if never added). Left set on removal so that removing and re-adding to the same wheel, the common case,
-         * stores no reference here: each reference store costs a GC write barrier.
+         * stores no reference here: each reference store costs a GC write barrier. Written by the thread that owns
+         * the wheel, plain. A {@link WheelTimer}'s timer sets it in its constructor to its owner's wheel (plain,
+         * published with the timer's other fields by the start offer), the wheel never rewrites it, and other
+         * threads read it to reach the timer (see {@code ScheduledTimer.timer()}).
          */
         TimingWheel<?> wheel;
 

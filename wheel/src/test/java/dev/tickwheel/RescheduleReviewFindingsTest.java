@@ -162,7 +162,7 @@ class RescheduleReviewFindingsTest {
                 .build();
         w.schedule(() -> { }, 1, MINUTES);
         AtomicInteger runs = new AtomicInteger();
-        Once c = new Once(w, runs);
+        CountingCustomTimer c = new CountingCustomTimer(w, runs);
         assertThrows(java.util.concurrent.RejectedExecutionException.class, () -> c.start(10_000));
         assertFalse(c.reschedule(0, MILLISECONDS), "rejected: nothing to move");
         assertFalse(c.cancel(false), "rejected: already ended");
@@ -170,24 +170,5 @@ class RescheduleReviewFindingsTest {
         OwnerLoop.of(w).step();
         assertEquals(0, runs.get());
         assertEquals(1, w.metrics().pending(), "the one accepted timer");
-    }
-
-    /** A custom timer that counts its runs. */
-    private static final class Once extends CustomTimer {
-        private final AtomicInteger runs;
-
-        Once(WheelTimer timer, AtomicInteger runs) {
-            super(timer);
-            this.runs = runs;
-        }
-
-        void start(long ms) {
-            schedule(ms, MILLISECONDS);
-        }
-
-        @Override
-        protected void runTask() {
-            runs.incrementAndGet();
-        }
     }
 }

@@ -412,7 +412,7 @@ class RescheduleTest {
         ManualTimeSource clock = new ManualTimeSource(0);
         WheelTimer t = manual(clock);
         AtomicInteger runs = new AtomicInteger();
-        Once c = new Once(t, runs);
+        CountingCustomTimer c = new CountingCustomTimer(t, runs);
         assertFalse(c.reschedule(100, MILLISECONDS), "nothing to move before schedule");
         c.start(10);
         stepAt(t, clock, 10);
@@ -504,25 +504,6 @@ class RescheduleTest {
             }
             assertTrue(done.await(30, SECONDS));
             assertTrue(early.isEmpty(), early.toString());
-        }
-    }
-
-    /** A custom timer that counts its runs. */
-    private static final class Once extends CustomTimer {
-        private final AtomicInteger runs;
-
-        Once(WheelTimer timer, AtomicInteger runs) {
-            super(timer);
-            this.runs = runs;
-        }
-
-        void start(long ms) {
-            schedule(ms, MILLISECONDS);
-        }
-
-        @Override
-        protected void runTask() {
-            runs.incrementAndGet();
         }
     }
 }
