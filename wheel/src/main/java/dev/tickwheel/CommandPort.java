@@ -9,7 +9,6 @@ import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
-import org.jctools.queues.MpscUnboundedXaddArrayQueue;
 
 /**
  * The command port between the producers (any thread that schedules or cancels) and the owner thread: the start and
@@ -50,16 +49,16 @@ abstract class CommandPort extends AbstractExecutorService {
     static final int STOP = 2;
     /** How long an idle owner may leave cancelled timers in the wheel before a cancel wakes it. */
     static final long REAP_NANOS = TimeUnit.MILLISECONDS.toNanos(10);
-    /** Elements per chunk of the start and cancel queues. */
+    /** The unit of the command queues' size: a ring holds a whole number of these; an overflow chunk is one. */
     static final int CHUNK = 1024;
     /**
-     * Chunks each queue allocates up front and recycles by default (8 x 1024 references: 32 KB a queue with
-     * compressed references). A backlog that outgrows them makes the producers allocate chunks that become garbage.
+     * Chunks of ring each command queue allocates up front by default (8 x 1024 references: 32 KB a queue with
+     * compressed references). A backlog that outgrows the ring spills into linked chunks that become garbage.
      */
     static final int POOLED_CHUNKS = 8;
     /**
      * Commands a queue may gather behind a parked owner before the producer that offers the next one wakes it: one
-     * chunk, which leaves the owner six pooled chunks of slack to wake up in before a producer must allocate.
+     * chunk, which leaves the owner the rest of the ring as slack to wake up in before a producer must allocate.
      */
     static final long WAKE_BACKLOG = CHUNK;
 
@@ -85,8 +84,8 @@ abstract class CommandPort extends AbstractExecutorService {
     /** The owner thread, created (not started) with the timer; null in manual drive, where a test steps it. */
     final Thread owner;
     /** MPSC: any thread offers; only the owner (or, once it is gone, the shutdownNow winner) polls. */
-    final MpscUnboundedXaddArrayQueue<ScheduledTimer<?>> starts;
-    final MpscUnboundedXaddArrayQueue<ScheduledTimer<?>> cancels;
+    final CommandQueue<ScheduledTimer<?>> starts;
+    final CommandQueue<ScheduledTimer<?>> cancels;
     /**
      * The periodic timers not yet ended, so that {@code shutdown()} can end them before it returns, from its own
      * thread. Added by the scheduling thread before its start offer and its re-read of runState; removed by
@@ -123,8 +122,9 @@ abstract class CommandPort extends AbstractExecutorService {
         this.clock = clock;
         this.counters = counters;
         this.reapTicks = Math.max(1, REAP_NANOS / clock.tickNanos);
-        this.starts = new MpscUnboundedXaddArrayQueue<>(CHUNK, pooledChunks);
-        this.cancels = new MpscUnboundedXaddArrayQueue<>(CHUNK, pooledChunks);
+        int ring = Integer.highestOneBit(pooledChunks * CHUNK - 1) << 1; // a power of two, at least the chunks asked
+        this.starts = new CommandQueue<>(ring);
+        this.cancels = new CommandQueue<>(ring);
         if (ownerFactory == null) {
             this.owner = null;
             this.wakeupTick = AWAKE;
@@ -191,6 +191,32 @@ abstract class CommandPort extends AbstractExecutorService {
         return t;
     }
 
+    /**
+     * Accepts a timer due now that goes straight to the pool ({@link TaskDispatch#takesWorkDueNow()}), never through
+     * the owner: the same handshake as {@link #accept}, with the pool's push in place of the start offer. A shutdown
+     * seen after the push revokes the timer (DISPATCHED &rarr; CANCELLED) unless a worker or shutdownNow's hand-back
+     * took it first; the pool's workers exit only once its queue is empty after shutdown, so a push whose producer
+     * saw ACTIVE after it is taken (see WorkerPool's handshake).
+     */
+    final <T extends ScheduledTimer<?>> T acceptNow(T t, TaskDispatch pool) {
+        if (runState != ACTIVE) {
+            throw rejected("the timer is shut down");
+        }
+        if (!counters.reservePending()) {
+            throw rejected("maxPending " + counters.maxPending + " timers are already pending");
+        }
+        t.initHandedOff();
+        counters.submittedNow.increment(); // counts it as scheduled and handed off, before anyone can end it
+        pool.submitNow(t); // an atomic swap: the store-load pair with the re-read below
+        if (runState != ACTIVE && t.revokeHandedOff()) {
+            counters.revokedAccepts.increment();
+            counters.revokedNow.increment();
+            counters.releaseCancelled();
+            throw rejected("the timer was shut down while scheduling");
+        }
+        return t;
+    }
+
     final RejectedExecutionException rejected(String why) {
         counters.rejected();
         Throwable f = termination.failure();
@@ -229,7 +255,7 @@ abstract class CommandPort extends AbstractExecutorService {
         if (planned != AWAKE) {
             if (planned == UNSTARTED) {
                 startOwner();
-            } else if ((key < planned || starts.currentProducerIndex() - parkedStartsIndex >= WAKE_BACKLOG)
+            } else if ((key < planned || starts.producerIndex() - parkedStartsIndex >= WAKE_BACKLOG)
                     && WAKEUP_TICK.compareAndSet(this, planned, AWAKE)) {
                 unparkOwner();
             }
@@ -244,7 +270,7 @@ abstract class CommandPort extends AbstractExecutorService {
     private void wakeForCancel() {
         long planned = wakeupTick;
         if (planned != AWAKE && planned != UNSTARTED && (planned - parkedAtTick > reapTicks
-                || cancels.currentProducerIndex() - parkedCancelsIndex >= WAKE_BACKLOG || runState != ACTIVE)
+                || cancels.producerIndex() - parkedCancelsIndex >= WAKE_BACKLOG || runState != ACTIVE)
                 && WAKEUP_TICK.compareAndSet(this, planned, AWAKE)) {
             unparkOwner();
         }
@@ -409,8 +435,8 @@ abstract class CommandPort extends AbstractExecutorService {
      */
     final void publishPlan(long planned, long tickNow) {
         parkedAtTick = tickNow;
-        parkedStartsIndex = starts.currentConsumerIndex();
-        parkedCancelsIndex = cancels.currentConsumerIndex();
+        parkedStartsIndex = starts.consumerIndex();
+        parkedCancelsIndex = cancels.consumerIndex();
         wakeupTick = planned; // sv, then the queues' producer indexes (lv, in isEmpty): the Dekker handshake
     }
 

@@ -377,7 +377,7 @@ final class OwnerLoop {
         }
         dueCount = 0;
         wheel.removeAll(t -> claimUnlessHandedOff(t, out));
-        port.cancels.drain(t -> { });
+        port.cancels.drain(t -> { }, Integer.MAX_VALUE);
         dispatch.handBack(t -> claim(t, out)); // what the pool holds and has not started: DISPATCHED
         port.termination.exit(out, dispatch);
     }

@@ -104,8 +104,8 @@ final class PeriodicTimer extends ScheduledTimer<Void> {
     }
 
     @Override
-    public void run() {
-        int claim = claimRun();
+    void run(boolean byPool) {
+        int claim = claimRun(byPool);
         if (claim == NOT_CLAIMED) {
             return;
         }

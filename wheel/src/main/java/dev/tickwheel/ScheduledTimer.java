@@ -96,10 +96,16 @@ class ScheduledTimer<V> extends TimerState<V> implements RunnableScheduledFuture
      *
      * @return which of the two won, or NOT_CLAIMED if the timer was cancelled, ran or is running
      */
-    final int claimRun() {
+    final int claimRun(boolean byPool) {
         for (;;) {
             long s = word();
             int p = phaseOf(s);
+            if (p == DISPATCHED && !byPool && timer().poolQueuesHandOffs) {
+                // Sitting in the own pool's queue, which owns its link until a worker takes it: only the pool may
+                // claim it (it runs it momentarily). A periodic timer run from here would go back into the wheel,
+                // rewriting that link while the queue still holds it.
+                return NOT_CLAIMED;
+            }
             if (isPending(p)) {
                 if (casWord(s, withPhase(s, CLAIMED))) {
                     return CLAIMED_NEW;
@@ -132,7 +138,17 @@ class ScheduledTimer<V> extends TimerState<V> implements RunnableScheduledFuture
      */
     @Override
     public void run() {
-        int claim = claimRun();
+        run(false);
+    }
+
+    /** The own pool's run of a timer it took from its queue. */
+    final void runHandedOff() {
+        run(true);
+    }
+
+    /** @param byPool whether the caller is the own pool's worker that took this timer from its queue */
+    void run(boolean byPool) {
+        int claim = claimRun(byPool);
         if (claim == NOT_CLAIMED) {
             return;
         }
@@ -286,7 +302,16 @@ class ScheduledTimer<V> extends TimerState<V> implements RunnableScheduledFuture
      * shutdown). Same as {@link #cancel} from NEW, but counted by the caller.
      */
     final boolean revoke() {
-        if (!casPhase(NEW, CANCELLED)) {
+        return revokeFrom(NEW);
+    }
+
+    /** As {@link #revoke()}, for a timer due now that its producer pushed to the pool (DISPATCHED). */
+    final boolean revokeHandedOff() {
+        return revokeFrom(DISPATCHED);
+    }
+
+    private boolean revokeFrom(int phase) {
+        if (!casPhase(phase, CANCELLED)) {
             return false;
         }
         taskOrOutcome = null;

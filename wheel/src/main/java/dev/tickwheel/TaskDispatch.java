@@ -24,6 +24,22 @@ abstract class TaskDispatch {
     void afterBatch() {
     }
 
+    /**
+     * Whether work due now ({@code execute}, {@code submit}, a delay of zero or less) goes to {@link #submitNow}
+     * straight from the producer, instead of through the owner thread like any other timer.
+     */
+    boolean takesWorkDueNow() {
+        return false;
+    }
+
+    /**
+     * Any thread: hands over a timer due now, already DISPATCHED (only if {@link #takesWorkDueNow()}). The caller
+     * then re-reads the run state, as for a start (see {@code CommandPort.acceptNow}).
+     */
+    void submitNow(ScheduledTimer<?> t) {
+        throw new UnsupportedOperationException("work due now goes through the owner thread here");
+    }
+
     /** Whether a task may be running on the owner thread (so shutdownNow interrupts the owner). */
     boolean runsOnOwner() {
         return false;

@@ -2,7 +2,6 @@ package dev.tickwheel;
 
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.LongAdder;
-import org.jctools.queues.MpscUnboundedXaddArrayQueue;
 
 /**
  * A timer's counters, kept so that {@code schedule} and {@code cancel} update none of their own: the start and
@@ -30,6 +29,10 @@ final class TimerCounters {
     /** Timers ended other than by cancel, when maxPending is unlimited: ran, failed, revoked, handed back. */
     private final LongAdder endedOtherwise = new LongAdder();
     private final LongAdder rejected = new LongAdder();
+    /** Timers due now pushed straight to the pool (execute, submit, a delay of zero or less); any thread. */
+    final LongAdder submittedNow = new LongAdder();
+    /** Of those, the ones a racing shutdown revoked (also in revokedAccepts); any thread. */
+    final LongAdder revokedNow = new LongAdder();
     /** Move commands offered by reschedule (through the start queue, so not new timers); any thread. */
     final LongAdder moves = new LongAdder();
     /** Periodic runs that threw and were continued (the timer's continuing failure policy); any thread. */
@@ -94,15 +97,19 @@ final class TimerCounters {
      * corrections after the cancel index and the start corrections before the start index (each correction is
      * incremented after the offer it corrects, so a correction read first is already in the index read next).
      */
-    TimerMetrics snapshot(MpscUnboundedXaddArrayQueue<?> starts, MpscUnboundedXaddArrayQueue<?> cancels,
+    TimerMetrics snapshot(CommandQueue<?> starts, CommandQueue<?> cancels,
                           TimerMetrics.Lateness lateness) {
-        long cancelled = cancels.currentProducerIndex();
+        long cancelled = cancels.producerIndex();
         cancelled += cancelsWithoutOffer.sum() - nonCancelOffers.sum();
         long ended = endedOtherwise.sum();
         long notNew = resubmitted.sum() + revokedAccepts.sum() + moves.sum();
-        long scheduled = starts.currentProducerIndex() - notNew;
+        long scheduled = starts.producerIndex() - notNew;
+        long revokedNow = this.revokedNow.sum();
+        long now = submittedNow.sum(); // after its corrections (revokedAccepts, revokedNow), as the start index
+        scheduled += now;
         long pending = maxPending != Long.MAX_VALUE ? pendingLimited.get() : scheduled - cancelled - ended;
-        return new TimerMetrics(pending, scheduled, firedPublished, cancelled, rejected.sum(), lagNanos,
+        long fired = firedPublished + now - revokedNow;
+        return new TimerMetrics(pending, scheduled, fired, cancelled, rejected.sum(), lagNanos,
                 continuedFailures.sum(), lateness);
     }
 }

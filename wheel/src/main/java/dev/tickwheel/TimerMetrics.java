@@ -41,7 +41,10 @@ public final class TimerMetrics {
         return scheduled;
     }
 
-    /** @return runs handed to the executor by the owner thread since creation (each period counts) */
+    /**
+     * @return runs handed off to run since creation (each period counts): by the owner thread, and, for work due now
+     *         on the timer's own pool, by the thread that submitted it
+     */
     public long fired() {
         return fired;
     }

@@ -185,6 +185,14 @@ abstract class TimerState<V> extends TimingWheel.Node implements Future<V> {
         return false;
     }
 
+    /**
+     * A new timer for work due now starts handed off (DISPATCHED), never in the wheel. Plain, as the constructor's
+     * store: published by the push that hands it off (see {@code HandOffQueue.pushChain}'s release).
+     */
+    final void initHandedOff() {
+        STATE.set(this, withPhase((long) STATE.get(this), DISPATCHED));
+    }
+
     /** @return whether a phase is pending: not started, not ended (NEW, MOVING, DEFERRED or DISPATCHED) */
     static boolean isPending(int phase) {
         return phase <= DISPATCHED && phase != RETURNED;

@@ -104,6 +104,11 @@ public final class WheelTimer extends CommandPort implements ScheduledExecutorSe
 
     /** Where due tasks run. Final. */
     private final TaskDispatch dispatch;
+    /**
+     * Whether work due now goes straight to the pool ({@link TaskDispatch#takesWorkDueNow()}), whose queue then owns
+     * a handed-off timer's link until a worker takes it (only the pool may claim such a timer's run). Final.
+     */
+    final boolean poolQueuesHandOffs;
     /** The owner's work and state; runs on the owner thread (or, in manual drive, on the test's). Final. */
     final OwnerLoop loop;
     /**
@@ -128,6 +133,7 @@ public final class WheelTimer extends CommandPort implements ScheduledExecutorSe
                     b.threadFactory != null ? factory : TimerThreads.named(name + "-worker", b.daemon),
                     name + "-worker");
         }
+        this.poolQueuesHandOffs = dispatch.takesWorkDueNow();
         this.loop = new OwnerLoop(this, dispatch, TickClock.levelBitsFor(b.tickNanos, b.levelBits), b.batch,
                 b.stepHook);
     }
@@ -169,15 +175,17 @@ public final class WheelTimer extends CommandPort implements ScheduledExecutorSe
     public TimerFuture<?> schedule(Runnable command, long delay, TimeUnit unit) {
         Objects.requireNonNull(command, "command");
         Objects.requireNonNull(unit, "unit");
-        return accept(new ScheduledTimer<Void>(this, command, 0, clock.firstKey(delay, unit)), false);
+        ScheduledTimer<Void> t = new ScheduledTimer<>(this, command, 0, clock.firstKey(delay, unit));
+        return delay <= 0 && poolQueuesHandOffs ? acceptNow(t, dispatch) : accept(t, false);
     }
 
     @Override
     public <V> TimerFuture<V> schedule(Callable<V> callable, long delay, TimeUnit unit) {
         Objects.requireNonNull(callable, "callable");
         Objects.requireNonNull(unit, "unit");
-        return accept(new ScheduledTimer<V>(this, callable, ScheduledTimer.KIND_CALLABLE,
-                clock.firstKey(delay, unit)), false);
+        ScheduledTimer<V> t = new ScheduledTimer<>(this, callable, ScheduledTimer.KIND_CALLABLE,
+                clock.firstKey(delay, unit));
+        return delay <= 0 && poolQueuesHandOffs ? acceptNow(t, dispatch) : accept(t, false);
     }
 
     /**
@@ -215,7 +223,11 @@ public final class WheelTimer extends CommandPort implements ScheduledExecutorSe
         return accept(new PeriodicTimer(this, command, first, key, fixedRate ? periodNanos : -periodNanos), true);
     }
 
-    /** Runs the command at once, on the executor, through the owner thread (it is a timer of delay 0). */
+    /**
+     * Runs the command at once: a timer of delay 0. On the timer's own pool it goes straight to the workers (one
+     * hand-off, in submission order: with one worker, tasks run in the order {@code execute} was called), never
+     * through the owner thread; with an executor of yours, or on the owner thread, it takes the owner's path.
+     */
     @Override
     public void execute(Runnable command) {
         schedule(command, 0, TimeUnit.NANOSECONDS);

@@ -8,79 +8,111 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.Consumer;
-import org.jctools.queues.MpmcUnboundedXaddArrayQueue;
 
 /**
- * The timer's own pool, its default: a fixed number of workers, started on demand, that take due timers from one
- * lock-free queue. The owner thread is its only producer; it offers each due timer (no lock, no allocation once the
- * queue's pooled chunks are warm) and, once per batch, wakes at most one parked worker. A worker that takes a timer
- * and sees more waiting wakes the next one, so a burst spreads over the pool without the owner paying a wake-up per
- * timer. A worker that finds the queue empty polls briefly, then parks.
+ * The timer's own pool, its default: a fixed number of workers, started on demand, taking handed-off timers from one
+ * {@link HandOffQueue}. Two kinds of producer feed it: the owner thread, which hands off each step's due timers as
+ * one chain (one atomic swap, one release store, at most one wake-up), and any thread that submits work due now
+ * ({@code execute}, {@code submit}, a delay of zero or less), which pushes its timer here directly, never through
+ * the owner.
  *
  * <h2>The contract it keeps</h2>
- * A slow or blocked task holds only its worker, never the owner. A task's exception stays in its future (a
- * {@link Throwable} that escapes {@code run()} anyway goes to the worker's uncaught-exception handler, and the
- * worker goes on). Every timer offered is taken by exactly one consumer: a worker, which runs it, or
- * {@link #handBack} (shutdownNow) or {@link #failQueued} (owner failure), which claim it; the timer's own state word
- * then decides whether it runs, is returned or fails. shutdownNow interrupts every worker, as the JDK's pool does.
+ * A slow or blocked task holds only its worker, never the owner, and never the timers queued behind it: a worker that
+ * takes a timer and leaves others queued recruits another worker unless one is already looking. A task's exception
+ * stays in its future (a {@link Throwable} that escapes {@code run()} anyway goes to the worker's
+ * uncaught-exception handler, and the worker goes on). Every timer pushed is taken by exactly one consumer: a worker,
+ * which runs it, or {@link #handBack} (shutdownNow) or {@link #failQueued} (owner failure), which claim it; the
+ * timer's own state word then decides whether it runs, is returned or fails. While a timer is queued here only the
+ * pool may claim its run (see {@code ScheduledTimer.claimRun}): the queue owns the timer's link until it is taken.
+ * shutdownNow interrupts every worker, as the JDK's pool does.
  *
- * <h2>Waking a parked worker: the handshake</h2>
- * A worker parks only after it has stored {@link #PARKED} in its state (a volatile store) and then found the queue
- * empty (volatile loads of the queue's indexes). The owner, after its offers (each a full-fence XADD on the
- * producer index), issues a full fence and reads the workers' states: if none is {@link #SEARCHING} it moves one
- * from {@link #PARKED} to {@link #ACTIVE} by CAS and unparks it. Both sides store then load, so at least one of them
- * sees the other: a worker that parks has a waker, or it saw the offer and did not park (jcstress: WakeVsPark).
+ * <h2>Idle workers cost nothing; at most one spins</h2>
+ * A worker that finds the queue empty may become the one <em>spinner</em> ({@link #spinning}, by CAS) and watch
+ * the queue for {@link #SPINS} rounds; every other idle worker parks at once, on a Treiber stack of parked workers
+ * ({@link #idle}). So no idle thread polls a line that others write per hand-off, except that one spinner, briefly.
+ * A producer, after its push, wakes nobody if a worker is spinning (the spinner will see the push), else pops one
+ * parked worker and unparks it, else starts one more worker if the pool is not full (all started workers are busy).
+ * A worker that takes a timer and sees more queued does the same, so a burst spreads over the pool as long as each
+ * newly woken worker finds work, and stops spreading as soon as one does not.
+ *
+ * <h2>The wake-up handshake</h2>
+ * A parking worker marks itself PARKED, pushes itself on the idle stack (an atomic), then looks at the queue
+ * ({@link HandOffQueue#isEmpty}: volatile loads) and the shutdown flag; if it sees work it wakes one parked worker
+ * (possibly itself) before it parks. A producer swaps the queue's tail (an atomic), then loads {@link #spinning} and
+ * {@link #idle}. Both sides write, then read what the other writes, all sequentially consistent: either the worker
+ * sees the push, or the producer sees the worker on the stack (or a spinner, which clears {@code spinning} before it
+ * parks in the same way). jcstress: HandOffVsPark, HandOffVsSpinnerPark.
+ *
+ * <h2>Costs (the README's cost model counts them)</h2>
+ * A hand-off of k due timers by the owner: k plain link stores into the timers, one getAndSet of the queue's tail,
+ * one release store, volatile loads of {@code spinning} and {@code idle}, and at most one CAS + unpark. A task due
+ * now: the same with k = 1, plus the counters' add. A take: one CAS and one release store on the consumers' turn,
+ * volatile stores of the head, and the loads of the recruit check.
  */
 final class WorkerPool extends TaskDispatch {
 
-    /** Polls of an empty queue before a worker parks: a few microseconds, enough to catch a step's next batch. */
-    static final int SPINS = 256;
-    /** Queue chunk length and how many emptied chunks are kept for reuse (so a steady flow allocates nothing). */
-    private static final int CHUNK = 1024;
-    private static final int POOLED_CHUNKS = 4;
+    /** Rounds the spinner watches an empty queue before it parks: a few microseconds. */
+    static final int SPINS = 1 << 10;
 
-    /** Worker states. ACTIVE: running a task, or woken and about to look. */
+    /** Worker states. ACTIVE: running a task, taking, or spinning. */
     static final int ACTIVE = 0;
-    /** Looking at the queue in its spin: will see any offer without being woken. */
-    static final int SEARCHING = 1;
-    /** Parked, or about to park: needs a CAS to ACTIVE and an unpark to run again. */
+    /** On the idle stack, parked or about to: needs a waker (which pops it and stores ACTIVE) to run again. */
     static final int PARKED = 2;
-    /** Exited (shutdown, or an Error escaped its loop): never searching, never woken. */
+    /** Exited (shutdown, or an Error escaped its loop): never woken. */
     static final int EXITED = 3;
 
-    private static final VarHandle STATE;
+    private static final VarHandle SPINNING;
+    private static final VarHandle IDLE;
+    private static final VarHandle STARTING;
 
     static {
         try {
-            STATE = MethodHandles.lookup().findVarHandle(Worker.class, "state", int.class);
+            MethodHandles.Lookup lookup = MethodHandles.lookup();
+            SPINNING = lookup.findVarHandle(WorkerPool.class, "spinning", int.class);
+            IDLE = lookup.findVarHandle(WorkerPool.class, "idle", long.class);
+            STARTING = lookup.findVarHandle(WorkerPool.class, "starting", int.class);
         } catch (ReflectiveOperationException e) {
             throw new ExceptionInInitializerError(e);
         }
     }
 
-    /** Due timers handed off and not yet taken. Offered by the owner only; polled by workers and the hand-back. */
-    private final MpmcUnboundedXaddArrayQueue<ScheduledTimer<?>> queue =
-            new MpmcUnboundedXaddArrayQueue<>(CHUNK, POOLED_CHUNKS);
+    /** Timers handed off and not yet taken. Final. */
+    final HandOffQueue queue = new HandOffQueue();
     /** Makes the workers (checked: throws rather than return null or a started thread). Final. */
     private final ThreadFactory factory;
     /**
-     * Slot i holds the i-th worker started. Written by the owner (plain) before it publishes {@link #started}
-     * (volatile store); read by other threads only below a {@code started} they read (volatile load).
+     * Slot i holds the i-th worker started. Written (plain) by the thread that starts it, under {@link #starting},
+     * before it publishes {@link #started} (volatile store) and before the worker's thread starts; read by other
+     * threads only below a {@code started} they loaded, or through the idle stack (whose CAS the worker made after
+     * its thread started).
      */
     private final Worker[] workers;
-    /** How many workers were started (their slots are filled). Written by the owner only; sv, read lv. */
+    /** How many workers were started (their slots are filled). sv by the starter, under {@link #starting}; lv. */
     private volatile int started;
+    /** 1 while a thread is starting a worker: cas 0 -&gt; 1 to start one, sv 0 after. Starts are rare. */
+    private volatile int starting;
+    /** 1 while a worker is the spinner. cas 0 -&gt; 1 by the worker that becomes it, sv 0 by it; lv by producers. */
+    private volatile int spinning;
     /**
-     * Workers started and not yet exited; when it reaches 0 after shutdown the pool is terminated. Incremented by
-     * the owner before a start, decremented by each worker as it exits (atomic). Guarded by no lock: see exited().
+     * The idle stack's top: (push count &lt;&lt; 32) | (worker index + 1), 0 when empty. cas by a parking worker
+     * (push, counting pushes against ABA) and by wakers (pop); lv by producers.
+     */
+    private volatile long idle;
+    /**
+     * Workers started and not yet exited; when it reaches 0 after shutdown the pool is terminated. Incremented
+     * before a start, decremented by each worker as it exits (atomic).
      */
     private final AtomicInteger live = new AtomicInteger();
-    /** No more offers: workers exit once the queue is empty. sv by the owner's exit (or shutdownNow); lv by workers. */
+    /** No more hand-offs from the owner: workers exit once the queue is empty. sv once; lv by workers. */
     private volatile boolean shutdown;
     /** shutdownNow: workers run with their interrupt set, as the JDK's pool does, and exit. sv once, lv. */
     private volatile boolean stop;
     /** Counted down when the pool is shut down and every started worker has exited. */
     private final CountDownLatch terminated = new CountDownLatch(1);
+
+    /** The owner's chain of the current step's due timers (owner thread only, plain). */
+    private TimingWheel.Node batchFirst;
+    private TimingWheel.Node batchLast;
 
     /**
      * @param size    the most workers, positive
@@ -91,24 +123,27 @@ final class WorkerPool extends TaskDispatch {
         this.factory = factory;
     }
 
-    /** One worker: its thread and its state (see the class comment). */
+    /** One worker: its thread, its state and its link in the idle stack. */
     static final class Worker implements Runnable {
         private final WorkerPool pool;
+        /** Its slot in the pool's array, + 1 (the idle stack's name for it). Final. */
+        final int id;
         /**
-         * The worker's thread. Written (plain) once by the owner before it starts the thread and before it
-         * publishes the slot through {@code started} (volatile); read by wakers (unpark), isPoolThread and
-         * handBack only below a {@code started} they loaded. Null for a test's detached worker.
+         * The worker's thread. Written (plain) once by its starter before the thread starts and before the slot is
+         * published; read by wakers (unpark), isPoolThread and handBack. Null for a test's detached worker.
          */
         Thread thread;
         /**
-         * ACTIVE, SEARCHING, PARKED or EXITED. Written by the worker (volatile, or CAS from PARKED) and by a waker
-         * (CAS).
-         * A new worker starts SEARCHING (it looks at the queue first), published to it by Thread.start.
+         * ACTIVE, PARKED or EXITED. sv by the worker (PARKED before it pushes itself, EXITED as it leaves) and by the
+         * waker that popped it (ACTIVE, before the unpark); lv by the worker's park loop.
          */
-        volatile int state = SEARCHING;
+        volatile int state = ACTIVE;
+        /** The id of the worker below it on the idle stack (0: none). Plain: written before the push's CAS. */
+        int idleNext;
 
-        Worker(WorkerPool pool) {
+        Worker(WorkerPool pool, int id) {
             this.pool = pool;
+            this.id = id;
         }
 
         @Override
@@ -117,40 +152,108 @@ final class WorkerPool extends TaskDispatch {
         }
     }
 
-    // ---- owner side ----
+    // ---- producers: the owner's batch, and work due now ----
 
-    /**
-     * Offers a due timer. As the JDK's fixed pool does, each hand-off starts one more worker until the pool is full
-     * (so that as many tasks as workers may block at once). If the first worker cannot be started the timer fails
-     * with the cause (it would wait forever otherwise); once one exists, a failed start only leaves the pool smaller
-     * until the next hand-off retries. Wakes nobody: the owner calls {@link #afterBatch()} once the batch is offered.
-     */
+    /** Owner: appends a due timer to this step's chain (plain stores); {@link #afterBatch} hands the chain off. */
     @Override
     void dispatch(ScheduledTimer<?> t) {
-        if (started < workers.length) {
-            try {
-                startWorker();
-            } catch (Throwable e) {
-                if (started == 0) {
-                    t.fail(e);
-                    return;
-                }
-            }
+        if (batchFirst == null) {
+            batchFirst = t;
+        } else {
+            batchLast.next = t;
         }
-        queue.offer(t);
+        batchLast = t;
     }
 
-    /** Owner, after a batch: unless a worker is searching already, wake a parked one (one per batch). */
+    /** Owner, after a step's hand-offs: the whole chain in one push, then at most one wake-up. */
     @Override
     void afterBatch() {
-        wakeOne();
+        TimingWheel.Node first = batchFirst;
+        if (first != null) {
+            TimingWheel.Node last = batchLast;
+            batchFirst = null;
+            batchLast = null;
+            queue.pushChain(first, last);
+            signal();
+        }
     }
 
-    private void startWorker() {
-        Worker w = new Worker(this);
+    @Override
+    boolean takesWorkDueNow() {
+        return true;
+    }
+
+    /** Any thread: a timer due now (already DISPATCHED), pushed straight to the workers. */
+    @Override
+    void submitNow(ScheduledTimer<?> t) {
+        queue.push(t);
+        signal();
+    }
+
+    /**
+     * After a push (by a producer) or a take that left work queued (by a worker): unless a worker is spinning,
+     * wake a parked one; if none is parked and the pool is not full, start one (every started worker is busy).
+     */
+    void signal() {
+        if (spinning != 0 || wakeOne()) {
+            return;
+        }
+        if (started < workers.length) {
+            tryStartWorker();
+        }
+    }
+
+    /**
+     * Any thread: pops one parked worker, marks it ACTIVE and unparks it.
+     *
+     * @return whether one was woken (false: no worker is parked)
+     */
+    boolean wakeOne() {
+        for (;;) {
+            long top = idle;
+            int id = (int) top;
+            if (id == 0) {
+                return false;
+            }
+            Worker w = workers[id - 1];
+            long below = (top & 0xFFFF_FFFF_0000_0000L) | w.idleNext;
+            if (IDLE.compareAndSet(this, top, below)) {
+                w.state = ACTIVE;
+                LockSupport.unpark(w.thread);
+                return true;
+            }
+        }
+    }
+
+    /**
+     * Starts one more worker unless another thread is starting one or the pool is full or shut down. If no worker
+     * could ever be started, what is queued fails with the cause (it would wait forever otherwise); once one
+     * exists, a failed start only leaves the pool smaller until the next hand-off that finds every worker busy.
+     */
+    private void tryStartWorker() {
+        if (starting != 0 || !STARTING.compareAndSet(this, 0, 1)) {
+            return; // another thread is starting one: its worker will look at the queue first thing
+        }
+        Throwable failure = null;
+        try {
+            int n = started;
+            if (n < workers.length && !shutdown) {
+                startWorker(n);
+            }
+        } catch (Throwable e) {
+            failure = e;
+        } finally {
+            starting = 0;
+        }
+        if (failure != null && started == 0) {
+            failQueued(failure);
+        }
+    }
+
+    private void startWorker(int n) {
+        Worker w = new Worker(this, n + 1);
         Thread t = factory.newThread(w); // checked: throws rather than return null or a started thread
         w.thread = t;
-        int n = started;
         workers[n] = w;
         live.incrementAndGet();
         try {
@@ -163,30 +266,6 @@ final class WorkerPool extends TaskDispatch {
         started = n + 1; // publishes the slot
     }
 
-    /**
-     * Any thread, after an offer it made or saw: unless a worker is searching already, wakes one parked worker.
-     *
-     * @return whether a worker is searching or was woken (false: every started worker is busy, or none exists)
-     */
-    boolean wakeOne() {
-        VarHandle.fullFence(); // the offers before, then the states after: see the handshake in the class comment
-        int n = started;
-        Worker[] ws = workers;
-        for (int i = 0; i < n; i++) {
-            if (ws[i].state == SEARCHING) {
-                return true;
-            }
-        }
-        for (int i = 0; i < n; i++) {
-            Worker w = ws[i];
-            if (w.state == PARKED && STATE.compareAndSet(w, PARKED, ACTIVE)) {
-                LockSupport.unpark(w.thread);
-                return true;
-            }
-        }
-        return false;
-    }
-
     // ---- worker side ----
 
     private void work(Worker w) {
@@ -195,74 +274,99 @@ final class WorkerPool extends TaskDispatch {
                 runTask(t);
             }
         } finally {
-            w.state = EXITED; // a worker that died must not pass for a searching one in wakeOne
+            w.state = EXITED;
             exited();
         }
     }
 
     /** @return the next timer to run, or null once the pool is shut down and the queue is empty */
     ScheduledTimer<?> take(Worker w) {
-        int spins = 0;
-        for (;;) {
-            ScheduledTimer<?> t = queue.poll();
-            if (t != null) {
-                if (w.state != ACTIVE) {
-                    w.state = ACTIVE;
+        for (int retries = 0; ; ) {
+            TimingWheel.Node n = queue.poll();
+            if (n == HandOffQueue.RETRY) {
+                // Another worker holds the turn for a few instructions, or a producer is mid-push: look again.
+                if ((++retries & 63) == 0) {
+                    Thread.yield();
+                } else {
+                    Thread.onSpinWait();
                 }
+                continue;
+            }
+            if (n != null) {
                 if (!queue.isEmpty()) {
-                    wakeOne(); // a burst: pass it on, so the owner woke one worker, not one per timer
+                    signal(); // more waiting, and this worker is about to be busy: recruit one unless one looks
                 }
-                return t;
+                return (ScheduledTimer<?>) n;
             }
+            retries = 0;
             if (shutdown && queue.isEmpty()) {
-                return null; // shutdown is stored after the owner's last offer, so empty now means empty for good
+                return null; // no owner hand-off comes after shutdown; a late direct push is revoked by its producer
             }
-            if (spins < SPINS) {
-                if (spins++ == 0) {
-                    w.state = SEARCHING;
-                }
-                Thread.onSpinWait();
-                continue;
-            }
-            spins = 0;
-            if (awaitWork(w)) {
-                continue;
+            if (!spin() && !shutdown) {
+                park(w);
             }
         }
     }
 
     /**
-     * The park: store PARKED, re-check the queue and the shutdown flag, park until a waker moves the state to
-     * ACTIVE. Package-private so that the jcstress test can race its first half against {@link #wakeOne()}.
+     * Becomes the spinner if nobody is, and watches the queue for {@link #SPINS} rounds.
      *
-     * @return true (the caller looks again)
+     * @return whether it saw work (or shutdown) and should look again; false if it did not spin or saw nothing
      */
-    boolean awaitWork(Worker w) {
-        if (!announcePark(w)) {
-            return true;
-        }
-        while (w.state == PARKED) {
-            LockSupport.park(this);
-            if (Thread.interrupted() && stop) {
-                Thread.currentThread().interrupt(); // shutdownNow: keep it; the loop above sees stop and the empty queue
-                STATE.compareAndSet(w, PARKED, ACTIVE);
-            }
-        }
-        return true;
-    }
-
-    /**
-     * The worker's half of the handshake: PARKED, then a look at the queue and the shutdown flag.
-     *
-     * @return whether it may park (false: it saw work or shutdown, or was woken meanwhile, and is not PARKED)
-     */
-    boolean announcePark(Worker w) {
-        w.state = PARKED; // volatile store, then volatile loads of the queue's indexes: the Dekker pair
-        if (!queue.isEmpty() || shutdown) {
-            STATE.compareAndSet(w, PARKED, ACTIVE); // fails only if a waker already did it
+    private boolean spin() {
+        if (spinning != 0 || !SPINNING.compareAndSet(this, 0, 1)) {
             return false;
         }
-        return true;
+        try {
+            for (int i = 0; i < SPINS; i++) {
+                if (!queue.isEmpty() || shutdown) {
+                    return true;
+                }
+                Thread.onSpinWait();
+            }
+            return false;
+        } finally {
+            spinning = 0; // before the park's announcement: see the handshake in the class comment
+        }
+    }
+
+    /** Parks until a waker pops this worker off the idle stack. */
+    private void park(Worker w) {
+        if (!announcePark(w)) {
+            return;
+        }
+        boolean interrupted = false;
+        while (w.state == PARKED) {
+            LockSupport.park(this);
+            if (Thread.interrupted()) {
+                interrupted = true; // a stray interrupt must not spin this loop; a stop one is kept
+            }
+        }
+        if (interrupted && stop) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    /**
+     * The worker's half of the handshake: PARKED, onto the idle stack, then a look at the queue and the shutdown
+     * flag; if it sees either, it wakes one parked worker (the top: itself, or one that will look in its place).
+     * Package-private so that the jcstress tests can race it against a push and {@link #signal()}.
+     *
+     * @return whether it may park (false: it was woken already)
+     */
+    boolean announcePark(Worker w) {
+        w.state = PARKED;
+        for (;;) {
+            long top = idle;
+            w.idleNext = (int) top;
+            if (IDLE.compareAndSet(this, top, ((top >>> 32) + 1) << 32 | w.id)) {
+                break;
+            }
+        }
+        if (!queue.isEmpty() || shutdown) {
+            wakeOne();
+        }
+        return w.state == PARKED;
     }
 
     /** As the JDK's pool: a stopping pool runs a task with its thread interrupted, a running one without. */
@@ -278,7 +382,7 @@ final class WorkerPool extends TaskDispatch {
             me.interrupt();
         }
         try {
-            t.run();
+            t.runHandedOff();
         } catch (Throwable e) {
             // run() keeps a task's exception in its future; what escapes anyway must not kill the worker
             Thread.UncaughtExceptionHandler h = me.getUncaughtExceptionHandler();
@@ -311,16 +415,12 @@ final class WorkerPool extends TaskDispatch {
         return false;
     }
 
-    /** The owner exits (or, at shutdownNow, the collector): no more offers; workers finish the queue and exit. */
+    /** The owner exits (or, at shutdownNow, the collector): no more owner hand-offs; workers finish the queue. */
     @Override
     void shutdown() {
         shutdown = true;
-        int n = started;
-        for (int i = 0; i < n; i++) {
-            Worker w = workers[i];
-            if (STATE.compareAndSet(w, PARKED, ACTIVE)) {
-                LockSupport.unpark(w.thread);
-            }
+        while (wakeOne()) {
+            // every parked worker looks once more, sees shutdown and an empty queue, and exits
         }
         if (live.get() == 0) {
             terminated.countDown(); // no worker left to count it down (or none ever started)
@@ -332,8 +432,8 @@ final class WorkerPool extends TaskDispatch {
     void handBack(Consumer<ScheduledTimer<?>> claim) {
         stop = true;
         shutdown = true;
-        for (ScheduledTimer<?> t; (t = queue.poll()) != null; ) {
-            claim.accept(t);
+        for (TimingWheel.Node n; (n = queue.pollWaiting()) != null; ) {
+            claim.accept((ScheduledTimer<?>) n);
         }
         int n = started;
         for (int i = 0; i < n; i++) {
@@ -351,8 +451,8 @@ final class WorkerPool extends TaskDispatch {
 
     @Override
     void failQueued(Throwable cause) {
-        for (ScheduledTimer<?> t; (t = queue.poll()) != null; ) {
-            t.fail(cause);
+        for (TimingWheel.Node n; (n = queue.pollWaiting()) != null; ) {
+            ((ScheduledTimer<?>) n).fail(cause);
         }
     }
 
@@ -368,25 +468,17 @@ final class WorkerPool extends TaskDispatch {
 
     // ---- test seams ----
 
-    /** Offers without starting or waking anyone, as the first half of a dispatch (jcstress). */
-    void enqueue(ScheduledTimer<?> t) {
-        queue.offer(t);
-    }
-
     /** A worker with no thread, whose steps a test runs on its own threads (jcstress); unparking it is a no-op. */
     Worker detachedWorker() {
-        return new Worker(this);
-    }
-
-    /** Registers a detached worker as started, so {@link #wakeOne()} sees it (jcstress; before the race). */
-    void register(Worker w) {
         int n = started;
+        Worker w = new Worker(this, n + 1);
         workers[n] = w;
         started = n + 1;
+        return w;
     }
 
-    /** @return the next queued timer, or null: a worker's poll (jcstress) */
-    ScheduledTimer<?> poll() {
-        return queue.poll();
+    /** @return whether a worker is on the idle stack (jcstress arbiters) */
+    boolean anyParked() {
+        return (int) idle != 0;
     }
 }

@@ -3,6 +3,7 @@ package dev.tickwheel;
 import static dev.tickwheel.FaultThreads.awaitCondition;
 import static java.util.concurrent.TimeUnit.HOURS;
 import static java.util.concurrent.TimeUnit.MILLISECONDS;
+import static java.util.concurrent.TimeUnit.NANOSECONDS;
 import static java.util.concurrent.TimeUnit.SECONDS;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -227,7 +228,8 @@ class WheelTimerDropInTest {
             awaitCondition("the one-shot handed to the busy pool", () -> timer.metrics().fired() >= 2);
 
             armed.set(true);
-            ScheduledFuture<?> waker = timer.schedule(() -> { }, 0, SECONDS); // wakes the owner into the hook
+            // Wakes the owner into the hook: a delay of 1 ns goes through the owner (work due now goes to the pool).
+            ScheduledFuture<?> waker = timer.schedule(() -> { }, 1, NANOSECONDS);
             awaitCondition("the owner's failure", timer::isShutdown);
             release.countDown();
 

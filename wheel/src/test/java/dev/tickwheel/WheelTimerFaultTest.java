@@ -722,7 +722,8 @@ class WheelTimerFaultTest {
 
         armed.set(true);
         try {
-            pending.add(timer.schedule(() -> "trigger", 0, TimeUnit.MILLISECONDS)); // wakes the owner
+            // Wakes the owner: 1 ns goes through it (work due now goes straight to the pool).
+            pending.add(timer.schedule(() -> "trigger", 1, TimeUnit.NANOSECONDS));
         } catch (RejectedExecutionException alreadyFailed) {
             assertSame(injected, alreadyFailed.getCause(), "the owner woke on its own and failed first");
         }

@@ -31,7 +31,6 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
-import org.jctools.queues.MessagePassingQueue;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -721,7 +720,7 @@ class WheelTimerReviewRegressionTest {
         final Thread thread;
         private final CountDownLatch release = new CountDownLatch(1);
 
-        private StalledProducer(WheelTimer timer, MessagePassingQueue<ScheduledTimer<?>> starts,
+        private StalledProducer(WheelTimer timer, CommandQueue<ScheduledTimer<?>> starts,
                                 CountDownLatch claimed) {
             ScheduledTimer<Void> own = new ScheduledTimer<>(timer, (Runnable) () -> { }, 0, 0L);
             assertTrue(own.revoke());
@@ -746,7 +745,7 @@ class WheelTimerReviewRegressionTest {
         }
     }
 
-    private static MessagePassingQueue<ScheduledTimer<?>> startQueueOf(WheelTimer timer) {
+    private static CommandQueue<ScheduledTimer<?>> startQueueOf(WheelTimer timer) {
         return timer.starts; // the command port's start queue (package-private)
     }
 

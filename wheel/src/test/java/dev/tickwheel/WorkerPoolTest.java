@@ -62,16 +62,37 @@ class WorkerPoolTest {
         assertTrue(threads.uncaught.isEmpty(), () -> "nothing escaped: " + threads.uncaught);
     }
 
+    /**
+     * Workers start on demand, one more when every started worker is busy: tasks that block take one worker each
+     * until the pool is full, and the rest wait in the queue until a worker is free. (A hand-off that comes while
+     * the only worker is between the end of one task and its next look may also start one: the pool counts a
+     * worker as available once it is looking, spinning or parked.)
+     */
     @Test
-    void workersStartOnDemandOnePerHandOffUntilThePoolIsFull() throws Exception {
+    void aWorkerStartsWhenEveryStartedWorkerIsBusyUntilThePoolIsFull() throws Exception {
         FaultThreads threads = new FaultThreads("pool-demand");
         try (WheelTimer timer = WheelTimer.builder().threadFactory(threads).workerThreads(4).build()) {
             assertEquals(1, threads.created.size(), "build() makes the owner only");
-            for (int i = 1; i <= 20; i++) {
-                timer.schedule(() -> { }, 0, TimeUnit.MILLISECONDS).get(30, TimeUnit.SECONDS);
-                // As the JDK's fixed pool: each hand-off starts a worker until there are workerThreads() of them.
-                assertEquals(1 + Math.min(i, 4), threads.created.size(), "threads after " + i + " hand-offs");
+            CountDownLatch release = new CountDownLatch(1);
+            List<ScheduledFuture<?>> blocked = new ArrayList<>();
+            for (int i = 1; i <= 6; i++) {
+                CountDownLatch started = new CountDownLatch(1);
+                blocked.add(timer.schedule(() -> {
+                    started.countDown();
+                    ScheduledExecutorContractTest.awaitUninterruptibly(release);
+                }, i % 2, TimeUnit.MILLISECONDS));
+                if (i <= 4) {
+                    assertTrue(started.await(30, TimeUnit.SECONDS), "blocking task " + i + " started on a worker");
+                    assertEquals(1 + i, threads.created.size(), "one worker per busy one: " + threads.created);
+                }
             }
+            assertEquals(5, threads.created.size(), "the pool is full at 4 workers: " + threads.created);
+            assertFalse(blocked.get(4).isDone(), "the fifth waits for a free worker");
+            release.countDown();
+            for (ScheduledFuture<?> f : blocked) {
+                f.get(30, TimeUnit.SECONDS);
+            }
+            assertEquals(5, threads.created.size());
         }
     }
 
