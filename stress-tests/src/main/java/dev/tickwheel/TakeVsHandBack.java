@@ -12,63 +12,84 @@ import org.openjdk.jcstress.annotations.State;
 import org.openjdk.jcstress.infra.results.IIII_Result;
 
 /**
- * Race 18: a worker of the default pool taking a handed-off timer (poll, then run) against shutdownNow's hand-back
- * draining the same queue ({@link WorkerPool#handBack}: poll, then claim NEW -&gt; RETURNED). The timer must end
- * exactly one way: run once by the worker, or handed back once to shutdownNow's caller. Both, or neither, is the
- * bug the pool must not have.
+ * Race 19: a batch handed off by the owner (two due timers chained and pushed as one, as {@link WorkerPool#afterBatch}
+ * does) taken by a worker (poll until empty, run each) against shutdownNow's hand-back draining the same queue
+ * ({@link WorkerPool#handBack}: poll, then claim DISPATCHED -&gt; RETURNED). The consumers take turns on the queue;
+ * each timer must be taken exactly once, and end exactly one way: run once by the worker, or handed back once.
  *
- * <p>Result: how many times the task ran, how many timers the hand-back claimed, whether the worker's poll got the
- * timer, and how the future ended (0 completed, 1 cancelled, 2 other: a returned timer is pending until its
- * caller runs or cancels it).
+ * <p>Result: how many times each timer was taken off the queue, and how each ended (0 ran, 1 handed back, 2 both,
+ * 3 neither).
  */
 @JCStressTest
-@Description("Pool worker take vs shutdownNow hand-back: each handed-off timer runs once or is handed back once")
-@Outcome(id = "1, 0, 1, 0", expect = ACCEPTABLE, desc = "the worker took the timer first and ran it")
-@Outcome(id = "0, 1, 0, 2", expect = ACCEPTABLE,
-        desc = "the hand-back took it first: returned to shutdownNow's caller, not run, its future still pending")
-@Outcome(id = "1, 1, .*", expect = FORBIDDEN, desc = "BOTH: the task ran and was also handed back")
-@Outcome(id = "0, 0, .*", expect = FORBIDDEN, desc = "NEITHER: the timer was neither run nor handed back (lost)")
-@Outcome(expect = FORBIDDEN, desc = "ran twice, claimed twice, or a future ending that contradicts the outcome")
+@Description("Pool worker taking a handed-off batch vs shutdownNow's hand-back: each timer taken once, run or returned")
+@Outcome(id = "1, 1, [01], [01]", expect = ACCEPTABLE,
+        desc = "each timer taken once: run by the worker or handed back (the worker may take the first, the second, "
+                + "both or neither)")
+@Outcome(id = "2, .*", expect = FORBIDDEN, desc = "the first timer was taken twice")
+@Outcome(id = "., 2, .*", expect = FORBIDDEN, desc = "the second timer was taken twice")
+@Outcome(id = "0, .*", expect = FORBIDDEN, desc = "the first timer was stranded in the queue")
+@Outcome(id = "., 0, .*", expect = FORBIDDEN, desc = "the second timer was stranded in the queue")
+@Outcome(expect = FORBIDDEN, desc = "a timer both ran and was handed back, or neither")
 @State
 public class TakeVsHandBack {
 
     private final WorkerPool pool = new WorkerPool(1, r -> {
         throw new AssertionError("no thread is started in this test");
     });
-    private final int[] runs = new int[1];
-    private final ScheduledTimer<?> timer = Rigs.handedOff(() -> runs[0]++);
-    /** Written by the worker actor, read by the arbiter. */
-    private boolean took;
-    /** Written by the shutdownNow actor, read by the arbiter. */
-    private int claimed;
+    private final int[] runs = new int[2];
+    private final int[] takes = new int[2];
+    private final int[] returned = new int[2];
+    private final ScheduledTimer<?> first = Rigs.handedOff(() -> runs[0]++);
+    private final ScheduledTimer<?> second = Rigs.handedOff(() -> runs[1]++);
 
     public TakeVsHandBack() {
-        pool.enqueue(timer);
+        pool.detachedWorker();
+        pool.dispatch(first); // the owner's chain, as a step builds it
+        pool.dispatch(second);
+        pool.afterBatch(); // one push; its signal finds the pool full and nobody parked
+    }
+
+    private int index(TimingWheel.Node n) {
+        return n == first ? 0 : n == second ? 1 : -1;
     }
 
     @Actor
     public void worker() {
-        ScheduledTimer<?> t = pool.poll();
-        if (t != null) {
-            took = true;
-            t.run();
+        for (;;) {
+            TimingWheel.Node n = pool.queue.poll();
+            if (n == HandOffQueue.RETRY) {
+                Thread.onSpinWait(); // as WorkerPool.take: the hand-back holds the turn, or a push is mid-link
+                continue;
+            }
+            if (n == null) {
+                return;
+            }
+            takes[index(n)]++;
+            ((ScheduledTimer<?>) n).runHandedOff();
         }
     }
 
     @Actor
     public void shutdownNow() {
         pool.handBack(t -> {
+            int i = index(t);
+            takes[i]++;
             if (t.claimReturned()) {
-                claimed++;
+                returned[i]++;
             }
         });
     }
 
     @Arbiter
     public void after(IIII_Result r) {
-        r.r1 = runs[0];
-        r.r2 = claimed;
-        r.r3 = took ? 1 : 0;
-        r.r4 = Rigs.ending(timer);
+        r.r1 = takes[0];
+        r.r2 = takes[1];
+        r.r3 = ending(0);
+        r.r4 = ending(1);
+    }
+
+    private int ending(int i) {
+        return runs[i] == 1 && returned[i] == 0 ? 0 : runs[i] == 0 && returned[i] == 1 ? 1
+                : runs[i] > 0 && returned[i] > 0 ? 2 : 3;
     }
 }

@@ -105,6 +105,14 @@ final class HandOffQueue extends HandOffQueueConsumerFields {
         }
     }
 
+    /**
+     * jcstress only ({@code BrokenTakeVsHandBack}): the pop without taking the consumers' turn, to show what the
+     * turn is for. Never called by the library.
+     */
+    TimingWheel.Node pollWithoutTurn() {
+        return pollLocked();
+    }
+
     /** Vyukov's pop, under the consumers' turn. */
     private TimingWheel.Node pollLocked() {
         TimingWheel.Node h = head;

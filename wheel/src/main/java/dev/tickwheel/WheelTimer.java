@@ -345,6 +345,11 @@ public final class WheelTimer extends CommandPort implements ScheduledExecutorSe
         lateness.record(-clock.nanosUntilTick(key));
     }
 
+    /** Test seam: the timer's own pool, or null if tasks run elsewhere (jcstress races its hand-offs). */
+    WorkerPool pool() {
+        return dispatch instanceof WorkerPool ? (WorkerPool) dispatch : null;
+    }
+
     /** @return the tick length in nanoseconds */
     public long tickNanos() {
         return clock.tickNanos;

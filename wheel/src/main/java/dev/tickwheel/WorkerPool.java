@@ -355,18 +355,23 @@ final class WorkerPool extends TaskDispatch {
      * @return whether it may park (false: it was woken already)
      */
     boolean announcePark(Worker w) {
+        pushIdle(w);
+        if (!queue.isEmpty() || shutdown) {
+            wakeOne();
+        }
+        return w.state == PARKED;
+    }
+
+    /** PARKED, then onto the idle stack (a CAS that counts pushes, against ABA). */
+    void pushIdle(Worker w) {
         w.state = PARKED;
         for (;;) {
             long top = idle;
             w.idleNext = (int) top;
             if (IDLE.compareAndSet(this, top, ((top >>> 32) + 1) << 32 | w.id)) {
-                break;
+                return;
             }
         }
-        if (!queue.isEmpty() || shutdown) {
-            wakeOne();
-        }
-        return w.state == PARKED;
     }
 
     /** As the JDK's pool: a stopping pool runs a task with its thread interrupted, a running one without. */
@@ -475,6 +480,16 @@ final class WorkerPool extends TaskDispatch {
         workers[n] = w;
         started = n + 1;
         return w;
+    }
+
+    /** Makes the calling test actor the spinner (jcstress: the spinner's own park). */
+    void becomeSpinner() {
+        spinning = 1;
+    }
+
+    /** Ends the calling test actor's spin, as {@link #spin()} does before {@link #park} (jcstress). */
+    void stopSpinning() {
+        spinning = 0;
     }
 
     /** @return whether a worker is on the idle stack (jcstress arbiters) */

@@ -20,7 +20,7 @@ import org.junit.jupiter.api.Test;
  * The default pool ({@link WorkerPool}) through the public API: bursts run every timer once on at most the pool's
  * workers, workers start on demand, park when idle and are woken for the next timer, and shutdownNow hands back
  * what no worker took while interrupting what runs. The lost wake-up and the take/hand-back race themselves are
- * jcstress tests (WakeVsPark, TakeVsHandBack).
+ * jcstress tests (HandOffVsPark, HandOffVsSpinnerPark, TakeVsHandBack, ExecuteVsShutdownNow).
  */
 class WorkerPoolTest {
 
