@@ -40,6 +40,16 @@ abstract class TaskDispatch {
         throw new UnsupportedOperationException("work due now goes through the owner thread here");
     }
 
+    /** @return chains of due timers the owner pushed to the own pool (metrics; any thread) */
+    long ownerBatches() {
+        return 0;
+    }
+
+    /** @return parked pool workers woken (metrics; any thread) */
+    long wakeups() {
+        return 0;
+    }
+
     /** Whether a task may be running on the owner thread (so shutdownNow interrupts the owner). */
     boolean runsOnOwner() {
         return false;

@@ -97,7 +97,7 @@ final class TimerCounters {
      * corrections after the cancel index and the start corrections before the start index (each correction is
      * incremented after the offer it corrects, so a correction read first is already in the index read next).
      */
-    TimerMetrics snapshot(CommandQueue<?> starts, CommandQueue<?> cancels,
+    TimerMetrics snapshot(CommandQueue<?> starts, CommandQueue<?> cancels, TaskDispatch dispatch,
                           TimerMetrics.Lateness lateness) {
         long cancelled = cancels.producerIndex();
         cancelled += cancelsWithoutOffer.sum() - nonCancelOffers.sum();
@@ -109,7 +109,8 @@ final class TimerCounters {
         scheduled += now;
         long pending = maxPending != Long.MAX_VALUE ? pendingLimited.get() : scheduled - cancelled - ended;
         long fired = firedPublished + now - revokedNow;
+        long handOffs = dispatch.takesWorkDueNow() ? dispatch.ownerBatches() + now : 0;
         return new TimerMetrics(pending, scheduled, fired, cancelled, rejected.sum(), lagNanos,
-                continuedFailures.sum(), lateness);
+                continuedFailures.sum(), handOffs, dispatch.wakeups(), lateness);
     }
 }

@@ -17,10 +17,14 @@ public final class TimerMetrics {
     private final long rejected;
     private final long lagNanos;
     private final long periodicFailures;
+    private final long handOffs;
+    private final long workerWakeups;
     private final Lateness lateness;
 
     TimerMetrics(long pending, long scheduled, long fired, long cancelled, long rejected, long lagNanos,
-                 long periodicFailures, Lateness lateness) {
+                 long periodicFailures, long handOffs, long workerWakeups, Lateness lateness) {
+        this.handOffs = handOffs;
+        this.workerWakeups = workerWakeups;
         this.pending = pending;
         this.scheduled = scheduled;
         this.fired = fired;
@@ -78,6 +82,24 @@ public final class TimerMetrics {
     }
 
     /**
+     * @return pushes into the timer's own pool since creation: one per owner step that handed off due timers (the
+     *         whole step's timers go as one chain), and one per task due now submitted straight to the pool; 0 when
+     *         tasks run on your executor or on the owner thread. {@code fired() / handOffs()} is the mean batch
+     */
+    public long handOffs() {
+        return handOffs;
+    }
+
+    /**
+     * @return parked workers of the timer's own pool unparked since creation (at most one per hand-off, none while
+     *         a worker is spinning or when every worker is busy; a worker that takes a timer and leaves more queued
+     *         may wake one more); 0 when tasks run elsewhere
+     */
+    public long workerWakeups() {
+        return workerWakeups;
+    }
+
+    /**
      * @return how late runs started, since the timer was created or since {@link WheelTimer#resetLateness()}: the
      *         distribution of (start of the run − the start of the tick the timer was due in). Every run the timer
      *         starts counts (each period of a periodic timer; not a run of a timer handed back by shutdownNow, nor
@@ -92,7 +114,8 @@ public final class TimerMetrics {
     public String toString() {
         return "TimerMetrics[pending=" + pending + ", scheduled=" + scheduled + ", fired=" + fired + ", cancelled="
                 + cancelled + ", rejected=" + rejected + ", lagNanos=" + lagNanos + ", periodicFailures="
-                + periodicFailures + ", lateness=" + lateness + "]";
+                + periodicFailures + ", handOffs=" + handOffs + ", workerWakeups=" + workerWakeups + ", lateness="
+                + lateness + "]";
     }
 
     /**

@@ -332,7 +332,7 @@ public final class WheelTimer extends CommandPort implements ScheduledExecutorSe
 
     /** @return a snapshot of the counters */
     public TimerMetrics metrics() {
-        return counters.snapshot(starts, cancels, lateness.snapshot());
+        return counters.snapshot(starts, cancels, dispatch, lateness.snapshot());
     }
 
     /** Starts {@link TimerMetrics#lateness()} afresh: later snapshots count only the runs that start after it. */

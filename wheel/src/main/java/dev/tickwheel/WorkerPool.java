@@ -6,6 +6,7 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.LongAdder;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.Consumer;
 
@@ -110,6 +111,11 @@ final class WorkerPool extends TaskDispatch {
     /** Counted down when the pool is shut down and every started worker has exited. */
     private final CountDownLatch terminated = new CountDownLatch(1);
 
+    /** Chains the owner pushed (metrics): added once per step that hands off, by the owner. */
+    private final LongAdder batches = new LongAdder();
+    /** Parked workers unparked (metrics): added by the waker, on the wake-up path only. */
+    private final LongAdder unparks = new LongAdder();
+
     /** The owner's chain of the current step's due timers (owner thread only, plain). */
     private TimingWheel.Node batchFirst;
     private TimingWheel.Node batchLast;
@@ -175,6 +181,7 @@ final class WorkerPool extends TaskDispatch {
             batchLast = null;
             queue.pushChain(first, last);
             signal();
+            batches.increment();
         }
     }
 
@@ -220,6 +227,7 @@ final class WorkerPool extends TaskDispatch {
             if (IDLE.compareAndSet(this, top, below)) {
                 w.state = ACTIVE;
                 LockSupport.unpark(w.thread);
+                unparks.increment();
                 return true;
             }
         }
@@ -459,6 +467,16 @@ final class WorkerPool extends TaskDispatch {
         for (TimingWheel.Node n; (n = queue.pollWaiting()) != null; ) {
             ((ScheduledTimer<?>) n).fail(cause);
         }
+    }
+
+    @Override
+    long ownerBatches() {
+        return batches.sum();
+    }
+
+    @Override
+    long wakeups() {
+        return unparks.sum();
     }
 
     @Override

@@ -12,9 +12,16 @@ public final class TickwheelAdapter implements TimerAdapter {
     private final WheelTimer timer;
 
     public TickwheelAdapter(boolean tasksOnOwner, long tickNanos) {
+        this(tasksOnOwner, tickNanos, 0);
+    }
+
+    /** @param workers the own pool's size, or 0 for the default (max(2, CPUs)); ignored with tasks on the owner */
+    public TickwheelAdapter(boolean tasksOnOwner, long tickNanos, int workers) {
         WheelTimer.Builder b = WheelTimer.builder().tick(tickNanos, TimeUnit.NANOSECONDS);
         if (tasksOnOwner) {
             b.runTasksOnOwnerThread();
+        } else if (workers > 0) {
+            b.workerThreads(workers);
         }
         this.timer = b.build();
     }

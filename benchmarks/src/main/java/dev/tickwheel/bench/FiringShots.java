@@ -1,0 +1,223 @@
+package dev.tickwheel.bench;
+
+import dev.tickwheel.bench.peer.TickwheelAdapter;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.SplittableRandom;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.LongAdder;
+import java.util.concurrent.locks.LockSupport;
+
+/**
+ * Issue 23's firing figures, shot by shot: 1M timers due within 100 ms (whole-millisecond delays 0-99, uniformly
+ * random, the expiry benchmark's shot) from one or two producers, with, for each shot, its time and its <b>lag</b>:
+ * how long after the later of the latest deadline and the end of the producers' loop the last timer fired. The task
+ * adds to a {@link LongAdder} (a striped counter: the figure is the timer's, not the task's contention), and a
+ * watcher thread, parking 100 µs between looks, notes when the count is complete (so the lag is within 0.1 ms of the
+ * last fire). The latest deadline is known within one sampling interval: the producers read the clock every 1,024
+ * schedules, and a timer's schedule time is bounded by the next reading.
+ *
+ * <p>Each configuration runs in its own child JVM (fixed heap flags), {@code --warmup} shots then {@code --shots}
+ * measured ones; the parent prints the medians. Configurations: the peers named by {@code --peers}, and the
+ * Tickwheel worker sweep {@code --workers 1,2,4,8,16,32} (the default builder but for its pool size). {@code --busy N}
+ * starts N busy-spinning processes beside the timer (what a loaded box looks like); they are stopped afterwards.
+ *
+ * <pre>
+ * java -cp benchmarks/target/benchmarks.jar dev.tickwheel.bench.FiringShots --peers TICKWHEEL,NETTY_1MS,JDK_STPE
+ *      --producers 1,2 --workers 1,2,4,8,16,32 [--shots 7] [--warmup 5] [--busy 0]
+ * </pre>
+ */
+public final class FiringShots {
+
+    static final int TIMERS = ExpiryBenchmark.TIMERS;
+    static final int WINDOW_MS = ExpiryBenchmark.WINDOW_MS;
+    /** Schedules between two clock readings of a producer. */
+    static final int SAMPLE = 1024;
+
+    private FiringShots() {
+    }
+
+    public static void main(String[] args) throws Exception {
+        Map<String, String> opts = options(args);
+        if (opts.containsKey("child")) {
+            child(opts);
+            return;
+        }
+        String shots = opts.getOrDefault("shots", "7");
+        String warmup = opts.getOrDefault("warmup", "5");
+        int busy = Integer.parseInt(opts.getOrDefault("busy", "0"));
+        List<String[]> configs = new ArrayList<>(); // {label, peer, workers, producers}
+        for (String producers : opts.getOrDefault("producers", "1").split(",")) {
+            if (!opts.getOrDefault("peers", "").isEmpty()) {
+                for (String peer : opts.get("peers").split(",")) {
+                    configs.add(new String[] {Peer.valueOf(peer).label() + ", " + producers + "p", peer, "0",
+                            producers});
+                }
+            }
+            if (!opts.getOrDefault("workers", "").isEmpty()) {
+                for (String w : opts.get("workers").split(",")) {
+                    configs.add(new String[] {"Tickwheel, workerThreads " + w + ", " + producers + "p", "TICKWHEEL",
+                            w, producers});
+                }
+            }
+        }
+        List<Process> hogs = BusyNeighbours.start(busy);
+        try {
+            System.out.println("FiringShots: " + TIMERS + " timers due within " + WINDOW_MS + " ms a shot, " + warmup
+                    + " warm-up + " + shots + " measured shots per configuration, " + busy + " busy processes beside"
+                    + "; CPU " + dev.tickwheel.bench.suite.RunEnvironment.cpuModel() + ", " + Runtime.getRuntime().availableProcessors()
+                    + " CPUs, load " + dev.tickwheel.bench.suite.RunEnvironment.loadAverage() + ", JDK " + Runtime.version());
+            System.out.printf("%-46s %10s %10s %10s %12s%n", "configuration", "shot ms", "M fires/s", "lag ms",
+                    "lag max ms");
+            for (String[] c : configs) {
+                List<Map<String, String>> rs = ChildJvm.run(FiringShots.class, List.of("--child", "true", "--peer",
+                        c[1], "--workers", c[2], "--producers", c[3], "--shots", shots, "--warmup", warmup));
+                Map<String, String> r = rs.get(rs.size() - 1);
+                double shotMs = Double.parseDouble(r.get("shotMedianMs"));
+                System.out.printf("%-46s %10.1f %10.2f %10.2f %12.2f%n", c[0], shotMs, TIMERS / shotMs / 1000.0,
+                        Double.parseDouble(r.get("lagMedianMs")), Double.parseDouble(r.get("lagMaxMs")));
+                ChildJvm.report(Map.of("config", c[0].replace(' ', '_'), "shotMedianMs", r.get("shotMedianMs"),
+                        "lagMedianMs", r.get("lagMedianMs"), "lagMaxMs", r.get("lagMaxMs"), "shots",
+                        r.get("shotsMs")));
+            }
+        } finally {
+            BusyNeighbours.stop(hogs);
+        }
+    }
+
+    /** One configuration's shots, in this (child) JVM. */
+    private static void child(Map<String, String> opts) throws Exception {
+        Peer peer = Peer.valueOf(opts.get("peer"));
+        int workers = Integer.parseInt(opts.get("workers"));
+        int producers = Integer.parseInt(opts.get("producers"));
+        int shots = Integer.parseInt(opts.get("shots"));
+        int warmup = Integer.parseInt(opts.get("warmup"));
+        TimerAdapter timer = workers > 0 ? new TickwheelAdapter(false, dev.tickwheel.WheelTimer.DEFAULT_TICK_NANOS,
+                workers) : peer.create();
+        long[][] delays = new long[producers][];
+        for (int p = 0; p < producers; p++) {
+            SplittableRandom random = new SplittableRandom(0xE4B1 + p);
+            delays[p] = new long[TIMERS / producers];
+            for (int i = 0; i < delays[p].length; i++) {
+                delays[p][i] = random.nextInt(WINDOW_MS);
+            }
+        }
+        double[] shotMs = new double[shots];
+        double[] lagMs = new double[shots];
+        try {
+            for (int s = -warmup; s < shots; s++) {
+                double[] r = shot(timer, delays);
+                if (s >= 0) {
+                    shotMs[s] = r[0];
+                    lagMs[s] = r[1];
+                }
+            }
+        } finally {
+            timer.close();
+        }
+        Map<String, Object> out = new LinkedHashMap<>();
+        out.put("shotMedianMs", String.format("%.2f", median(shotMs)));
+        out.put("lagMedianMs", String.format("%.3f", median(lagMs)));
+        out.put("lagMaxMs", String.format("%.3f", Arrays.stream(lagMs).max().orElse(0)));
+        StringBuilder all = new StringBuilder();
+        for (int s = 0; s < shots; s++) {
+            all.append(s == 0 ? "" : ",").append(String.format("%.1f/%.2f", shotMs[s], lagMs[s]));
+        }
+        out.put("shotsMs", all);
+        ChildJvm.report(out);
+    }
+
+    /** @return {shot ms, lag ms} */
+    private static double[] shot(TimerAdapter timer, long[][] delays) throws Exception {
+        int producers = delays.length;
+        LongAdder fired = new LongAdder();
+        Task task = new Task() {
+            @Override
+            public void run() {
+                fired.increment();
+            }
+        };
+        CountDownLatch go = new CountDownLatch(1);
+        long[] loopEnd = new long[producers];
+        long[] latest = new long[producers];
+        List<Thread> threads = new ArrayList<>();
+        for (int p = 0; p < producers; p++) {
+            int me = p;
+            Thread t = new Thread(() -> {
+                long[] d = delays[me];
+                long[] samples = new long[d.length / SAMPLE + 2];
+                int[] lastIndex = new int[WINDOW_MS];
+                awaitQuietly(go);
+                samples[0] = System.nanoTime();
+                for (int i = 0; i < d.length; i++) {
+                    timer.schedule(task, d[i]);
+                    lastIndex[(int) d[i]] = i;
+                    if ((i & (SAMPLE - 1)) == SAMPLE - 1) {
+                        samples[(i >> 10) + 1] = System.nanoTime();
+                    }
+                }
+                long end = System.nanoTime();
+                loopEnd[me] = end;
+                long l = Long.MIN_VALUE;
+                for (int delay = 0; delay < WINDOW_MS; delay++) {
+                    int slot = (lastIndex[delay] >> 10) + 1; // the reading taken after that schedule, or the end
+                    long upper = slot < samples.length && samples[slot] != 0 ? samples[slot] : end;
+                    l = Math.max(l, upper + TimeUnit.MILLISECONDS.toNanos(delay));
+                }
+                latest[me] = l;
+            }, "shot-producer-" + p);
+            threads.add(t);
+            t.start();
+        }
+        long start = System.nanoTime();
+        go.countDown();
+        long done;
+        for (;;) {
+            if (fired.sum() >= TIMERS) {
+                done = System.nanoTime();
+                break;
+            }
+            LockSupport.parkNanos(100_000);
+            if (System.nanoTime() - start > TimeUnit.SECONDS.toNanos(60)) {
+                throw new IllegalStateException(fired.sum() + " of " + TIMERS + " fired after 60 s");
+            }
+        }
+        for (Thread t : threads) {
+            t.join();
+        }
+        long due = Long.MIN_VALUE;
+        for (int p = 0; p < producers; p++) {
+            due = Math.max(due, Math.max(latest[p], loopEnd[p]));
+        }
+        return new double[] {(done - start) / 1e6, Math.max(0, done - due) / 1e6};
+    }
+
+    static double median(double[] xs) {
+        double[] c = xs.clone();
+        Arrays.sort(c);
+        return c.length % 2 == 1 ? c[c.length / 2] : (c[c.length / 2 - 1] + c[c.length / 2]) / 2;
+    }
+
+    private static void awaitQuietly(CountDownLatch l) {
+        try {
+            l.await();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    static Map<String, String> options(String[] args) {
+        Map<String, String> m = new LinkedHashMap<>();
+        for (int i = 0; i < args.length; i++) {
+            if (!args[i].startsWith("--") || i + 1 >= args.length) {
+                throw new IllegalArgumentException("expected --name value pairs, got '" + args[i] + "'");
+            }
+            m.put(args[i].substring(2), args[++i]);
+        }
+        return m;
+    }
+}
