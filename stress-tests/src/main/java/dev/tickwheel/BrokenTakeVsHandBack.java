@@ -54,29 +54,47 @@ public class BrokenTakeVsHandBack {
 
     @Actor
     public void worker() {
-        for (;;) {
+        for (int retries = 0; retries < 10_000; ) {
             TimingWheel.Node n = pool.queue.pollWithoutTurn(); // BROKEN: no turn
             if (n == HandOffQueue.RETRY) {
-                Thread.onSpinWait(); // as WorkerPool.take: the hand-back holds the turn, or a push is mid-link
+                retries++; // bounded: the broken pop can leave the queue cut for good
+                Thread.onSpinWait();
                 continue;
             }
             if (n == null) {
                 return;
             }
-            takes[index(n)]++;
+            int i = index(n);
+            if (i < 0) {
+                return; // the broken pop handed out the stub
+            }
+            takes[i]++;
             ((ScheduledTimer<?>) n).runHandedOff();
         }
     }
 
+    /** shutdownNow's hand-back as the pool does it (turn and all), but giving up where the broken pop left a cut. */
     @Actor
     public void shutdownNow() {
-        pool.handBack(t -> {
-            int i = index(t);
+        for (int retries = 0; retries < 10_000; ) {
+            TimingWheel.Node n = pool.queue.poll();
+            if (n == HandOffQueue.RETRY) {
+                retries++;
+                Thread.onSpinWait();
+                continue;
+            }
+            if (n == null) {
+                return;
+            }
+            int i = index(n);
+            if (i < 0) {
+                return;
+            }
             takes[i]++;
-            if (t.claimReturned()) {
+            if (((ScheduledTimer<?>) n).claimReturned()) {
                 returned[i]++;
             }
-        });
+        }
     }
 
     @Arbiter

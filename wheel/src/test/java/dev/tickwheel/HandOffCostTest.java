@@ -26,8 +26,9 @@ class HandOffCostTest {
         int steps = 20;
         int perStep = 1_000;
         CountDownLatch ran = new CountDownLatch(steps * perStep);
-        try (WheelTimer timer = manualPool(clock, 4)) {
-            OwnerLoop loop = OwnerLoop.of(timer);
+        WheelTimer timer = manualPool(clock, 4);
+        OwnerLoop loop = OwnerLoop.of(timer);
+        try {
             for (int s = 0; s < steps; s++) {
                 for (int i = 0; i < perStep; i++) {
                     timer.schedule(ran::countDown, 1, TimeUnit.MILLISECONDS);
@@ -49,7 +50,16 @@ class HandOffCostTest {
             assertEquals((long) steps * perStep, m.fired());
             assertEquals(steps, m.handOffs());
             assertTrue(m.workerWakeups() <= 4L * steps, () -> "wake-ups: " + m.workerWakeups());
+        } finally {
+            terminate(timer);
         }
+    }
+
+    /** Manual drive: shutdown, then the step that lets the owner exit, which shuts the pool down. */
+    private static void terminate(WheelTimer timer) throws InterruptedException {
+        timer.shutdown();
+        OwnerLoop.of(timer).step();
+        assertTrue(timer.awaitTermination(30, TimeUnit.SECONDS), "terminated");
     }
 
     @Test
@@ -57,7 +67,8 @@ class HandOffCostTest {
         ManualTimeSource clock = new ManualTimeSource();
         int n = 5_000;
         CountDownLatch ran = new CountDownLatch(n);
-        try (WheelTimer timer = manualPool(clock, 2)) {
+        WheelTimer timer = manualPool(clock, 2);
+        try {
             for (int i = 0; i < n; i++) {
                 timer.execute(ran::countDown);
             }
@@ -68,6 +79,8 @@ class HandOffCostTest {
             assertEquals(n, m.fired());
             assertEquals(n, m.scheduled());
             assertTrue(m.workerWakeups() <= n, () -> "at most one wake-up per push: " + m.workerWakeups());
+        } finally {
+            terminate(timer);
         }
     }
 }

@@ -71,15 +71,16 @@ public final class FiringShots {
                     + " warm-up + " + shots + " measured shots per configuration, " + busy + " busy processes beside"
                     + "; CPU " + dev.tickwheel.bench.suite.RunEnvironment.cpuModel() + ", " + Runtime.getRuntime().availableProcessors()
                     + " CPUs, load " + dev.tickwheel.bench.suite.RunEnvironment.loadAverage() + ", JDK " + Runtime.version());
-            System.out.printf("%-46s %10s %10s %10s %12s%n", "configuration", "shot ms", "M fires/s", "lag ms",
-                    "lag max ms");
+            System.out.printf("%-46s %10s %10s %10s %12s %14s %14s%n", "configuration", "shot ms", "M fires/s",
+                    "lag ms", "lag max ms", "pushes per 1M", "wake-ups /1M");
             for (String[] c : configs) {
                 List<Map<String, String>> rs = ChildJvm.run(FiringShots.class, List.of("--child", "true", "--peer",
                         c[1], "--workers", c[2], "--producers", c[3], "--shots", shots, "--warmup", warmup));
                 Map<String, String> r = rs.get(rs.size() - 1);
                 double shotMs = Double.parseDouble(r.get("shotMedianMs"));
-                System.out.printf("%-46s %10.1f %10.2f %10.2f %12.2f%n", c[0], shotMs, TIMERS / shotMs / 1000.0,
-                        Double.parseDouble(r.get("lagMedianMs")), Double.parseDouble(r.get("lagMaxMs")));
+                System.out.printf("%-46s %10.1f %10.2f %10.2f %12.2f %14s %14s%n", c[0], shotMs,
+                        TIMERS / shotMs / 1000.0, Double.parseDouble(r.get("lagMedianMs")),
+                        Double.parseDouble(r.get("lagMaxMs")), r.get("handOffsPer1M"), r.get("wakeupsPer1M"));
                 ChildJvm.report(Map.of("config", c[0].replace(' ', '_'), "shotMedianMs", r.get("shotMedianMs"),
                         "lagMedianMs", r.get("lagMedianMs"), "lagMaxMs", r.get("lagMaxMs"), "shots",
                         r.get("shotsMs")));
@@ -108,18 +109,32 @@ public final class FiringShots {
         }
         double[] shotMs = new double[shots];
         double[] lagMs = new double[shots];
+        long[] before = null;
+        long[] after = null;
         try {
             for (int s = -warmup; s < shots; s++) {
+                if (s == 0) {
+                    before = timer.handOffCounts();
+                }
                 double[] r = shot(timer, delays);
                 if (s >= 0) {
                     shotMs[s] = r[0];
                     lagMs[s] = r[1];
                 }
             }
+            after = timer.handOffCounts();
         } finally {
             timer.close();
         }
         Map<String, Object> out = new LinkedHashMap<>();
+        if (before != null && after != null) {
+            double perMillion = 1e6 / Math.max(1, after[0] - before[0]);
+            out.put("handOffsPer1M", String.format("%.0f", (after[1] - before[1]) * perMillion));
+            out.put("wakeupsPer1M", String.format("%.0f", (after[2] - before[2]) * perMillion));
+        } else {
+            out.put("handOffsPer1M", "-");
+            out.put("wakeupsPer1M", "-");
+        }
         out.put("shotMedianMs", String.format("%.2f", median(shotMs)));
         out.put("lagMedianMs", String.format("%.3f", median(lagMs)));
         out.put("lagMaxMs", String.format("%.3f", Arrays.stream(lagMs).max().orElse(0)));

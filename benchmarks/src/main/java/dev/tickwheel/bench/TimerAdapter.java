@@ -29,4 +29,12 @@ public interface TimerAdapter extends AutoCloseable {
     default long[] ownLateness() {
         return null;
     }
+
+    /**
+     * @return the timer's own hand-off counts since creation, as {fired, hand-offs, worker wake-ups} (Tickwheel's
+     *         {@code TimerMetrics}), or null if it keeps none
+     */
+    default long[] handOffCounts() {
+        return null;
+    }
 }

@@ -48,6 +48,12 @@ public final class TickwheelAdapter implements TimerAdapter {
     }
 
     @Override
+    public long[] handOffCounts() {
+        TimerMetrics m = timer.metrics();
+        return new long[] {m.fired(), m.handOffs(), m.workerWakeups()};
+    }
+
+    @Override
     public void close() {
         timer.shutdownNow();
         Shutdowns.await(timer);
