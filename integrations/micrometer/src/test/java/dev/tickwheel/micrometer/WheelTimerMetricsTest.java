@@ -10,7 +10,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.tickwheel.TimerFuture;
 import dev.tickwheel.WheelTimer;
-import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.Meter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Tag;
@@ -119,8 +118,17 @@ class WheelTimerMetricsTest {
                 "tickwheel.timers.lateness{0.5}", "tickwheel.timers.lateness{0.9}",
                 "tickwheel.timers.lateness{0.99}", "tickwheel.timers.lateness{0.999}", "tickwheel.timers.pending",
                 "tickwheel.timers.rejected", "tickwheel.timers.scheduled")), names);
-        assertTrue(registry.get("tickwheel.timers.scheduled").functionCounter() instanceof FunctionCounter);
-        assertTrue(registry.get("tickwheel.owner.lag").timeGauge() instanceof TimeGauge);
+        for (String counter : List.of("tickwheel.timers.scheduled", "tickwheel.timers.fired",
+                "tickwheel.timers.cancelled", "tickwheel.timers.rejected", "tickwheel.timers.lateness.count")) {
+            assertEquals(Meter.Type.COUNTER, registry.get(counter).meter().getId().getType(), counter);
+        }
+        for (String gauge : List.of("tickwheel.timers.pending", "tickwheel.owner.lag", "tickwheel.timers.lateness",
+                "tickwheel.timers.lateness.max")) {
+            for (Meter meter : registry.get(gauge).meters()) {
+                assertEquals(Meter.Type.GAUGE, meter.getId().getType(), gauge);
+            }
+        }
+        assertEquals("seconds", registry.get("tickwheel.owner.lag").meter().getId().getBaseUnit());
     }
 
     @Test
