@@ -13,6 +13,8 @@ def modules = [
     'tickwheel'           : ['wheel', 'dev.tickwheel', 'dev/tickwheel'],
     'tickwheel-netty'     : ['integrations/netty', 'dev.tickwheel.netty', 'dev/tickwheel/netty'],
     'tickwheel-micrometer': ['integrations/micrometer', 'dev.tickwheel.micrometer', 'dev/tickwheel/micrometer']]
+def names = [] as Set
+def descriptions = [] as Set
 published.each { artifact, packaging ->
     def dir = new File(repo, "${artifact}/${tickwheelVersion}")
     def pomFile = new File(dir, "${artifact}-${tickwheelVersion}.pom")
@@ -24,6 +26,8 @@ published.each { artifact, packaging ->
     ['name', 'description', 'url'].each { element ->
         assert pom."${element}".text().trim() : "${artifact}: no <${element}>"
     }
+    names << pom.name.text().trim()
+    descriptions << pom.description.text().trim()
     assert pom.licenses.license.name.text() == 'Apache-2.0' : "${artifact}: no Apache-2.0 licence"
     assert pom.licenses.license.url.text().startsWith('https://') : "${artifact}: no licence url"
     assert pom.developers.developer.name.text().trim() : "${artifact}: no developer"
@@ -48,5 +52,11 @@ published.each { artifact, packaging ->
         }
     }
 }
+// A module without a name or description of its own would inherit the parent's: each must have its own.
+def parent = new groovy.xml.XmlSlurper().parse(new File(rootDirectory, 'pom.xml'))
+names << parent.name.text().trim()
+descriptions << parent.description.text().trim()
+assert names.size() == published.size() + 1 : "a published POM has the parent's or another's name: ${names}"
+assert descriptions.size() == published.size() + 1 : "a published POM has the parent's or another's description"
 println "Published POMs checked: ${published.keySet()}"
 return true
