@@ -30,7 +30,7 @@ import java.util.function.BiConsumer;
  *   <li><b>Never early.</b> A task runs no earlier than its delay after {@code schedule} was called, measured by
  *   the time source ({@link System#nanoTime()} by default). It normally runs within one tick of that (1 µs by
  *   default), plus the owner thread's wake-up latency and the time the worker pool takes to reach it. Delays are
- *   rounded up to whole ticks; {@link ScheduledFuture#getDelay} reports that rounded deadline.</li>
+ *   rounded up to whole ticks; {@link java.util.concurrent.ScheduledFuture#getDelay} reports that rounded deadline.</li>
  *   <li><b>Cancel</b> keeps {@link java.util.concurrent.FutureTask}'s contract, as the JDK's executor does:
  *   {@code cancel} returns true for a task that has not completed, running or not, and the future is then cancelled
  *   ({@code get} throws {@link java.util.concurrent.CancellationException}). A task that had not started never
