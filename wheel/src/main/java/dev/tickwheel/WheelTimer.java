@@ -50,7 +50,8 @@ import java.util.function.BiConsumer;
  *   one-shot runs or is handed back, a periodic one is ended by the shutdown. Nothing accepted is lost.</li>
  *   <li><b>Threads</b>, as the JDK's executor: non-daemon by default, so a {@code main} that schedules a task and
  *   returns still sees it run (shut the timer down to let the JVM exit). No thread starts until the first task;
- *   then the owner thread, and pool workers one per hand-off until the pool is full.</li>
+ *   then the owner thread (for a task due now on the own pool, only a worker), and pool workers on demand: one more
+ *   whenever a hand-off finds every started worker busy, until the pool is full.</li>
  *   <li><b>Everything else</b> follows {@link java.util.concurrent.ScheduledThreadPoolExecutor}: fixed-rate runs
  *   never overlap and catch up after a late run; an exception from a one-shot task completes its future
  *   exceptionally; an exception from a periodic task ends it with that exception (unless the timer was built
@@ -59,13 +60,18 @@ import java.util.function.BiConsumer;
  *
  * <h2>Architecture</h2>
  * Producer threads never touch the wheel. {@code schedule} allocates the timer (the future, which is also the
- * wheel's node: one object per timer) and offers it to a JCTools MPSC start queue; {@code cancel} flips the timer's
+ * wheel's node: one object per timer) and offers it to a JCTools MPSC start queue (VarHandle-based: no
+ * {@code sun.misc.Unsafe}); {@code cancel} flips the timer's
  * state with one CAS and offers it to a cancel queue. Neither takes a lock. One owner thread drains both queues
  * in bounded batches, inserts into and unlinks from the {@link TimingWheel}, advances the wheel to the current
  * tick (a bounded advance, so a clump of same-tick timers cannot hold it), and hands the expired timers to the
  * worker pool: by default the timer's own pool, or an {@link Executor} you supply, or (opt-in, for tiny tasks) the
- * owner thread itself. The own pool takes no lock and allocates nothing per task: the owner offers due timers to one
- * lock-free queue and wakes at most one parked worker per batch; a worker that finds more waiting wakes the next. If the executor rejects a timer, its future completes exceptionally with the rejection.
+ * owner thread itself. The own pool takes no lock and allocates nothing per task: the owner chains a step's due
+ * timers through the timers themselves and pushes the chain to the pool's queue in one atomic swap, waking at most
+ * one parked worker for it; a worker that takes a timer and leaves more queued wakes one more unless one is already
+ * looking; at most one idle worker spins, briefly, and the rest park. Work due now ({@code execute},
+ * {@code submit}, a delay of zero or less) goes from its producer straight to that queue, never through the owner.
+ * If your executor rejects a timer, its future completes exceptionally with the rejection.
  *
  * <p>When nothing is due the owner parks until the wheel's next event, not every tick, so an idle timer costs
  * next to no CPU. A producer whose deadline precedes the owner's planned wake-up wakes it.
@@ -527,8 +533,9 @@ public final class WheelTimer extends CommandPort implements ScheduledExecutorSe
         /**
          * Creates the owner and worker threads. Default: non-daemon threads named {@code tickwheel-N-owner} and
          * {@code tickwheel-N-worker-M}. The timer creates its owner thread in {@link #build()} and starts it at the
-         * first task; it creates workers on demand, one per hand-off until the pool is full, as
-         * {@link ThreadPoolExecutor} does. To tell the two apart, the {@link Runnable} handed to the factory names
+         * first task; it creates workers on demand, one more whenever a hand-off finds every started worker busy,
+         * until the pool is full (the JDK's {@link ThreadPoolExecutor} starts one per task below its core size, busy
+         * or not: the count of threads may differ, never whether a task waits while a worker could run it). To tell the two apart, the {@link Runnable} handed to the factory names
          * its role in its {@code toString()}: {@code tickwheel-N-owner} for the owner thread (which runs the
          * wheel, never a task unless {@link #runTasksOnOwnerThread()} is set) and {@code tickwheel-N-worker} for a
          * pool worker ({@code tickwheel} being the {@link #threadNamePrefix}). {@link #build()} throws
