@@ -23,6 +23,7 @@ import org.HdrHistogram.Histogram;
  * <pre>
  * java -cp benchmarks/target/benchmarks.jar dev.tickwheel.bench.FiringLateness
  * java -cp benchmarks/target/benchmarks.jar dev.tickwheel.bench.FiringLateness --peers TICKWHEEL,JDK_STPE --seconds 20 --warmup 2
+ * java -cp benchmarks/target/benchmarks.jar dev.tickwheel.bench.FiringLateness --peers TICKWHEEL,JDK_STPE --busy 2
  * </pre>
  */
 public final class FiringLateness {
@@ -44,7 +45,27 @@ public final class FiringLateness {
         }
         List<Peer> peers = ChildJvm.peers(ChildJvm.arg(args, "--peers",
                 "TICKWHEEL,TICKWHEEL_INLINE,JDK_STPE,JDK_FORKJOIN,JDK_FORKJOIN_COMMON,NETTY_1MS,NETTY_100MS,KAFKA"));
-        List<Map<String, String>> results = runAll(peers, warmup, seconds);
+        // --busy N: N busy-spinning processes beside the timer for the whole run (a loaded box), stopped after.
+        int busy = Integer.parseInt(ChildJvm.arg(args, "--busy", "0"));
+        List<Map<String, String>> results;
+        List<Process> hogs;
+        try {
+            hogs = BusyNeighbours.start(busy);
+        } catch (java.io.IOException e) {
+            throw new IllegalStateException("could not start " + busy + " busy processes", e);
+        }
+        try {
+            if (busy > 0) {
+                System.out.println("firing lateness: " + busy + " busy processes beside the timer");
+            }
+            results = runAll(peers, warmup, seconds);
+        } finally {
+            try {
+                BusyNeighbours.stop(hogs);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
         System.out.printf(Locale.ROOT, "%-28s %8s %10s %10s %10s %10s %7s %8s%n", "peer (lateness, ms)", "probes",
                 "p50", "p99", "p99.9", "max", "early", "missing");
         for (Map<String, String> r : results) {
