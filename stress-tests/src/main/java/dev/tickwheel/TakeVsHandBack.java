@@ -46,7 +46,7 @@ public class TakeVsHandBack {
         pool.detachedWorker();
         pool.dispatch(first); // the owner's chain, as a step builds it
         pool.dispatch(second);
-        pool.afterBatch(); // one push; its signal finds the pool full and nobody parked
+        pool.afterBatch(false); // one push; its signal finds the pool full and nobody parked
     }
 
     private int index(TimingWheel.Node n) {

@@ -29,12 +29,14 @@ import java.lang.invoke.VarHandle;
  * to {@code head} and the links happen-before the next one's.
  *
  * <h2>Emptiness, for the wake-up handshake</h2>
- * {@link #isEmpty()} loads {@link #head} and then {@link #tail} (both volatile): empty when both are the stub. A
- * node swapped in before the tail load makes it differ from the stub, unless a consumer has since pushed the stub
- * behind it, which it does only on taking the node before it, after moving {@code head} off the stub, and so after
- * the head load; so a push that {@code isEmpty} misses came after its head load. A worker therefore announces that
- * it parks (an atomic on the idle stack), then calls {@code isEmpty}; a producer swaps the tail, then reads the idle
- * stack: one of the two sees the other (jcstress: HandOffVsPark).
+ * {@link #isEmpty()} loads {@link #head} and then {@link #tail} (both volatile): empty when both are the stub. It
+ * can answer "empty" while nodes are queued: between its two loads a consumer may move {@code head} off the stub,
+ * take the last node and push the stub behind it while a producer's swap is not yet linked. It is safe for the
+ * wake-up handshake because that consumer is awake and holds on: every consumer that moves {@code head} off the
+ * stub keeps polling (RETRY, never giving up) until it hands a node out, and takes what follows; and a push that
+ * {@code isEmpty} misses with no such consumer came after its tail load. A worker therefore announces that it parks
+ * (an atomic on the idle stack), then calls {@code isEmpty}; a producer swaps the tail, then reads the idle stack:
+ * one of the two sees the other, or an awake consumer takes the push (jcstress: HandOffVsPark).
  *
  * <p>Fields are padded apart: {@link #tail} is written by the producers, {@link #head} and {@link #takeLock} by the
  * consumers.
@@ -122,6 +124,7 @@ final class HandOffQueue extends HandOffQueueConsumerFields {
                 return tail == stub ? null : RETRY; // empty, or a push behind the stub not yet linked
             }
             head = n; // off the stub: isEmpty now reads non-empty until the last node is taken
+            stub.next = null; // its link was seen; nobody writes it until the stub is pushed again (which clears it)
             h = n;
             n = (TimingWheel.Node) NEXT.getAcquire(h);
         }

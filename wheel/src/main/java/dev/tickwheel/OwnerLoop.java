@@ -248,7 +248,9 @@ final class OwnerLoop {
             dueCount = 0;
         } finally {
             if (fired != before) {
-                dispatch.afterBatch(); // one wake-up per batch, not per timer
+                // One push and at most one wake-up per batch, not per timer; on shutdownNow (the early return
+                // above) the partial chain is still pushed, for the hand-back to take, and wakes nobody.
+                dispatch.afterBatch(port.runState() >= CommandPort.STOP);
             }
         }
     }

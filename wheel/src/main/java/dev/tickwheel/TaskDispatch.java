@@ -20,8 +20,11 @@ abstract class TaskDispatch {
      */
     abstract void dispatch(ScheduledTimer<?> t);
 
-    /** The owner has handed off a batch (at least one timer): wake whoever must run it. Owner thread only. */
-    void afterBatch() {
+    /**
+     * The owner has handed off a batch (at least one timer): wake whoever must run it, unless {@code stopping}
+     * (shutdownNow has begun, and its hand-back will take what is queued). Owner thread only.
+     */
+    void afterBatch(boolean stopping) {
     }
 
     /**

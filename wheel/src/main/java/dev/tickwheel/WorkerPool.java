@@ -113,7 +113,7 @@ final class WorkerPool extends TaskDispatch {
 
     /** Chains the owner pushed (metrics): added once per step that hands off, by the owner. */
     private final LongAdder batches = new LongAdder();
-    /** Parked workers unparked (metrics): added by the waker, on the wake-up path only. */
+    /** Parked workers unparked by a signal (metrics): added by the waker, on the wake-up path only. */
     private final LongAdder unparks = new LongAdder();
 
     /** The owner's chain of the current step's due timers (owner thread only, plain). */
@@ -171,16 +171,21 @@ final class WorkerPool extends TaskDispatch {
         batchLast = t;
     }
 
-    /** Owner, after a step's hand-offs: the whole chain in one push, then at most one wake-up. */
+    /**
+     * Owner, after a step's hand-offs: the whole chain in one push, then at most one wake-up; none if
+     * {@code stopping} (shutdownNow has begun: its hand-back takes the chain, and no worker should start on it).
+     */
     @Override
-    void afterBatch() {
+    void afterBatch(boolean stopping) {
         TimingWheel.Node first = batchFirst;
         if (first != null) {
             TimingWheel.Node last = batchLast;
             batchFirst = null;
             batchLast = null;
             queue.pushChain(first, last);
-            signal();
+            if (!stopping) {
+                signal();
+            }
             batches.increment();
         }
     }
@@ -202,7 +207,11 @@ final class WorkerPool extends TaskDispatch {
      * wake a parked one; if none is parked and the pool is not full, start one (every started worker is busy).
      */
     void signal() {
-        if (spinning != 0 || wakeOne()) {
+        if (spinning != 0) {
+            return;
+        }
+        if (wakeOne()) {
+            unparks.increment(); // counted here only: not a parker waking itself, nor shutdown's wake-all
             return;
         }
         if (started < workers.length) {
@@ -227,7 +236,6 @@ final class WorkerPool extends TaskDispatch {
             if (IDLE.compareAndSet(this, top, below)) {
                 w.state = ACTIVE;
                 LockSupport.unpark(w.thread);
-                unparks.increment();
                 return true;
             }
         }
@@ -245,8 +253,21 @@ final class WorkerPool extends TaskDispatch {
         Throwable failure = null;
         try {
             int n = started;
-            if (n < workers.length && !shutdown) {
-                startWorker(n);
+            if (n < workers.length) {
+                // Counted live before the look at shutdown: the store-load pair with shutdown(), which stores the
+                // flag and then reads live. Either shutdown() sees this worker coming (and leaves the count-down to
+                // it), or this sees shutdown and starts nothing; never termination with a worker still to start.
+                live.incrementAndGet();
+                if (shutdown) {
+                    workerGone();
+                } else {
+                    try {
+                        startWorker(n);
+                    } catch (Throwable e) {
+                        workerGone();
+                        throw e;
+                    }
+                }
             }
         } catch (Throwable e) {
             failure = e;
@@ -258,20 +279,19 @@ final class WorkerPool extends TaskDispatch {
         }
     }
 
+    /** Under {@link #starting}, already counted in {@link #live}. */
     private void startWorker(int n) {
         Worker w = new Worker(this, n + 1);
         Thread t = factory.newThread(w); // checked: throws rather than return null or a started thread
         w.thread = t;
-        workers[n] = w;
-        live.incrementAndGet();
+        workers[n] = w; // before the start: the worker finds its own slot (isPoolThread) from its first task on
         try {
             t.start();
         } catch (Throwable e) {
             workers[n] = null;
-            live.decrementAndGet();
             throw e;
         }
-        started = n + 1; // publishes the slot
+        started = n + 1; // publishes the slot to other threads
     }
 
     // ---- worker side ----
@@ -283,7 +303,7 @@ final class WorkerPool extends TaskDispatch {
             }
         } finally {
             w.state = EXITED;
-            exited();
+            workerGone();
         }
     }
 
@@ -409,7 +429,8 @@ final class WorkerPool extends TaskDispatch {
         }
     }
 
-    private void exited() {
+    /** A worker exited, or one counted in {@link #live} was not started after all. */
+    private void workerGone() {
         if (live.decrementAndGet() == 0 && shutdown) {
             terminated.countDown();
         }
@@ -417,11 +438,14 @@ final class WorkerPool extends TaskDispatch {
 
     // ---- lifecycle ----
 
+    /**
+     * Every slot, not only those below {@code started}: a worker's first task may ask before its starter has
+     * published {@code started}, and its own slot is visible to it (written before its thread started).
+     */
     @Override
     boolean isPoolThread(Thread t) {
-        int n = started;
-        for (int i = 0; i < n; i++) {
-            if (workers[i].thread == t) {
+        for (Worker w : workers) {
+            if (w != null && w.thread == t) {
                 return true;
             }
         }

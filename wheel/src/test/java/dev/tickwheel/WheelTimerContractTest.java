@@ -296,7 +296,9 @@ class WheelTimerContractTest extends ScheduledExecutorContractTest {
             for (int i = 0; i < 4; i++) {
                 t.schedule(() -> { }, 0, SECONDS).get(LONG_WAIT_SECONDS, SECONDS);
             }
-            assertEquals(3, made.size(), "never more than the owner and two workers");
+            // Workers start on demand, one more only when every started one is busy: sequential tasks may need
+            // only the first (or a second, if a hand-off came while the first was between tasks).
+            assertTrue(made.size() == 2 || made.size() == 3, "never more than the owner and two workers: " + made);
         } finally {
             shutDown(t);
         }

@@ -176,4 +176,82 @@ class WorkerPoolTest {
             assertFalse(t.isAlive(), t.getName() + " exited");
         }
     }
+
+    /**
+     * A second reader's finding: a worker's start raced shutdown(), which saw no live worker and reported the pool
+     * terminated while a task was queued and its worker about to start. The factory stalls the start until after
+     * shutdown(); the timer must not read terminated meanwhile, and the task must end exactly one way.
+     */
+    @Test
+    void shutdownDuringAWorkersStartDoesNotReportTerminatedEarly() throws Exception {
+        CountDownLatch inFactory = new CountDownLatch(1);
+        CountDownLatch release = new CountDownLatch(1);
+        java.util.concurrent.ThreadFactory factory = r -> {
+            if (r.toString().endsWith("-worker")) {
+                inFactory.countDown();
+                ScheduledExecutorContractTest.awaitUninterruptibly(release);
+            }
+            Thread t = new Thread(r);
+            t.setDaemon(true);
+            return t;
+        };
+        WheelTimer timer = WheelTimer.builder().threadFactory(factory).workerThreads(1).build();
+        java.util.concurrent.atomic.AtomicInteger ran = new java.util.concurrent.atomic.AtomicInteger();
+        java.util.concurrent.atomic.AtomicReference<Throwable> thrown = new java.util.concurrent.atomic.AtomicReference<>();
+        Thread producer = new Thread(() -> {
+            try {
+                timer.execute(ran::incrementAndGet); // due now: straight to the pool, whose first worker stalls
+            } catch (Throwable e) {
+                thrown.set(e);
+            }
+        }, "pool-start-vs-shutdown-producer");
+        producer.start();
+        assertTrue(inFactory.await(30, TimeUnit.SECONDS), "the worker's start reached the factory");
+        timer.shutdown();
+        assertFalse(timer.awaitTermination(50, TimeUnit.MILLISECONDS),
+                "terminated while a worker was being started for a queued task");
+        release.countDown();
+        producer.join(30_000);
+        assertTrue(timer.awaitTermination(30, TimeUnit.SECONDS), "terminates once the worker is done");
+        boolean rejected = thrown.get() instanceof java.util.concurrent.RejectedExecutionException;
+        assertTrue(thrown.get() == null || rejected, () -> "unexpected: " + thrown.get());
+        assertEquals(rejected ? 0 : 1, ran.get(), "ran exactly once unless execute threw, never both");
+    }
+
+    /**
+     * A second reader's finding: close() from the first task of a newly started worker waited for its own worker,
+     * because the worker was not yet counted as a pool thread (its starter had not published it). The starter is
+     * held just after the thread's start; the task's close() must return.
+     */
+    @Test
+    void closeFromTheFirstTaskOfANewWorkerDoesNotWaitForItself() throws Exception {
+        CountDownLatch release = new CountDownLatch(1);
+        java.util.concurrent.ThreadFactory factory = r -> {
+            Thread t = new Thread(r) {
+                @Override
+                public synchronized void start() {
+                    super.start();
+                    if (r.toString().endsWith("-worker")) {
+                        ScheduledExecutorContractTest.awaitUninterruptibly(release); // the starter held here
+                    }
+                }
+            };
+            t.setDaemon(true);
+            return t;
+        };
+        WheelTimer timer = WheelTimer.builder().threadFactory(factory).workerThreads(2).build();
+        CountDownLatch closed = new CountDownLatch(1);
+        Thread producer = new Thread(() -> timer.execute(() -> {
+            timer.close(); // from a pool thread: shuts down without waiting for itself
+            closed.countDown();
+        }), "close-from-first-task-producer");
+        producer.start();
+        try {
+            assertTrue(closed.await(30, TimeUnit.SECONDS), "close() from the new worker's first task returned");
+        } finally {
+            release.countDown();
+        }
+        producer.join(30_000);
+        assertTrue(timer.awaitTermination(30, TimeUnit.SECONDS));
+    }
 }
