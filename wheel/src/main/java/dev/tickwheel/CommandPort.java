@@ -292,22 +292,17 @@ abstract class CommandPort extends AbstractExecutorService {
     }
 
     /**
-     * A reschedule to an earlier key moved {@code t} to MOVING: offer it for the owner to move (a command like a start, not counted as a new timer), wake the owner if the new
-     * key precedes its plan, then re-read the run state. If a
-     * shutdown raced, the owner may have exited (or collected for shutdownNow) before this offer: end the timer
-     * as cancelled unless the owner has moved it already.
-     *
-     * @return true if the move stands, false if a shutdown ended the timer instead
+     * A reschedule to an earlier key moved {@code t} to MOVING: offer it for the owner to move (a command like a start,
+     * not counted as a new timer) and wake the owner if the new key precedes its plan. No re-read of the run state:
+     * a timer that a reschedule could move (NEW or DEFERRED) is in the owner's reach (in the wheel, the due buffer or
+     * the start queue), the owner does not exit while anything is, and a MOVING timer it meets as due it moves itself
+     * (this command is then stale). So after a racing shutdown() the move stands and the timer runs at its new time;
+     * after a racing shutdownNow() it is handed back, if it had not run.
      */
-    final boolean offerMove(ScheduledTimer<?> t, long key) {
+    final void offerMove(ScheduledTimer<?> t, long key) {
         starts.offer(t);
         counters.moves.increment();
         wakeIfEarlier(key);
-        if (runState != ACTIVE && t.casPhase(ScheduledTimer.MOVING, ScheduledTimer.CANCELLED)) {
-            t.cancelledByShutdownWhileMoving();
-            return false;
-        }
-        return true;
     }
 
     final void resubmit(PeriodicTimer t) {
