@@ -370,11 +370,13 @@ abstract class CommandPort extends AbstractExecutorService {
     final void onPeriodicEndedByShutdown(PeriodicTimer t) {
         periodics.remove(t);
         counters.releaseEnded();
+        unlinkIfInWheel(t); // run early by a caller while linked: the owner must not wait for its key to exit
     }
 
     /**
-     * shutdown()'s end of the periodic timers, from the calling thread, before it returns: each one still pending,
-     * claimed or running moves to CANCELLED, so no run starts after shutdown() returns (one in progress may finish).
+     * shutdown()'s end of the periodic timers, from the calling thread, before it returns: each one still pending or
+     * claimed moves to CANCELLED, and a running one is marked so that its runner ends it when the run returns (see
+     * {@link PeriodicTimer#endByShutdown}): no run starts after shutdown() returns.
      * One pending in the wheel is unlinked by the owner, through a cancel command (not counted as a cancel).
      */
     final void endPeriodicTimers() {
@@ -382,7 +384,7 @@ abstract class CommandPort extends AbstractExecutorService {
         // acquire loads only: a full fence keeps the handshake with accept's add-then-re-read independent of them.
         VarHandle.fullFence();
         for (PeriodicTimer t : periodics) {
-            int from = t.endByShutdown();
+            int from = t.endByShutdown(termination);
             if (from < 0) {
                 continue;
             }

@@ -15,9 +15,12 @@ import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.Test;
 
 /**
- * Issue 21: {@code shutdown()} keeps its word. A reschedule racing a shutdown loses nothing. Each window is staged deterministically on a manual clock: a reschedule paused between its
+ * Issue 21: {@code shutdown()} keeps its word. A periodic timer whose run is in progress reads not done until that
+ * run returns, then cancelled, on every kind of dispatch, and termination waits for that run; a reschedule racing a
+ * shutdown loses nothing. Each window is staged deterministically on a manual clock: a reschedule paused between its
  * CAS to MOVING and its move command is the test's own CAS on the state word, and the command, offered later, is
- * {@link CommandPort#offerMove}. Each test here failed on the code before the fix.
+ * {@link CommandPort#offerMove}. Every test here but the two that pin what already held (a linked MOVING timer is
+ * handed back; close() from a periodic run does not wait for itself) and the limit's failed on the code before.
  */
 class ShutdownKeepsItsWordTest {
 
@@ -140,5 +143,94 @@ class ShutdownKeepsItsWordTest {
         assertTrue(e.getMessage().contains("2^31 - 2"), e.getMessage());
         now.set(MILLISECONDS.toNanos(6)); // exactly on a tick
         assertTrue(f.reschedule(Integer.MAX_VALUE, MILLISECONDS));
+    }
+
+    /**
+     * A periodic run in progress on the user's executor when shutdown() returns: not done until it returns, then
+     * cancelled with no further run; the owner may exit meanwhile, but the timer is not terminated and
+     * awaitTermination does not return until that run has. It used to read cancelled while running, and the timer
+     * terminated around the run.
+     */
+    @Test
+    void aPeriodicRunOnTheUsersExecutorKeepsItsFutureNotDoneAndTerminationWaiting() throws Exception {
+        List<Runnable> handedOut = new ArrayList<>();
+        WheelTimer w = WheelTimer.builder().timeSource(now::get).tick(1, MILLISECONDS).manualDrive()
+                .executor(handedOut::add).build();
+        OwnerLoop loop = OwnerLoop.of(w);
+        CountDownLatch inRun = new CountDownLatch(1);
+        CountDownLatch release = new CountDownLatch(1);
+        AtomicInteger runs = new AtomicInteger();
+        ScheduledFuture<?> f = w.scheduleAtFixedRate(() -> {
+            runs.incrementAndGet();
+            inRun.countDown();
+            ScheduledExecutorContractTest.awaitInTask(release);
+        }, 1, 1, MILLISECONDS);
+        stepTo(loop, 0, 1);
+        assertEquals(1, handedOut.size());
+        Thread worker = new Thread(handedOut.get(0));
+        worker.start();
+        try {
+            assertTrue(inRun.await(30, SECONDS));
+            w.shutdown();
+            assertFalse(f.isDone(), "done while its run is in progress: " + f);
+            stepTo(loop, 2, 5); // the owner finds nothing left and exits
+            assertFalse(w.isTerminated(), "terminated while a periodic run is in progress");
+            assertFalse(w.awaitTermination(20, MILLISECONDS));
+            assertFalse(f.isDone());
+        } finally {
+            release.countDown();
+        }
+        worker.join(30_000);
+        assertTrue(w.awaitTermination(30, SECONDS));
+        assertTrue(w.isTerminated());
+        assertTrue(f.isCancelled());
+        stepTo(loop, 6, 10);
+        assertEquals(1, handedOut.size(), "handed out again after shutdown");
+        assertEquals(1, runs.get());
+        assertEquals(0, w.metrics().pending());
+    }
+
+    /** The same on the owner thread (runTasksOnOwnerThread): shutdown() from another thread during the run. */
+    @Test
+    void aPeriodicRunOnTheOwnerThreadKeepsItsFutureNotDone() throws Exception {
+        WheelTimer w = WheelTimer.builder().tick(1, MILLISECONDS).runTasksOnOwnerThread().build();
+        CountDownLatch inRun = new CountDownLatch(1);
+        CountDownLatch release = new CountDownLatch(1);
+        AtomicInteger runs = new AtomicInteger();
+        ScheduledFuture<?> f = w.scheduleWithFixedDelay(() -> {
+            runs.incrementAndGet();
+            inRun.countDown();
+            ScheduledExecutorContractTest.awaitInTask(release);
+        }, 0, 1, MILLISECONDS);
+        try {
+            assertTrue(inRun.await(30, SECONDS));
+            w.shutdown();
+            assertFalse(f.isDone(), "done while its run is in progress: " + f);
+            assertFalse(w.awaitTermination(20, MILLISECONDS));
+        } finally {
+            release.countDown();
+        }
+        assertTrue(w.awaitTermination(30, SECONDS));
+        assertTrue(f.isCancelled());
+        assertEquals(1, runs.get());
+    }
+
+    /** close() from inside a periodic run on the user's executor does not wait for that run (it would never end). */
+    @Test
+    void closeFromAPeriodicRunOnTheUsersExecutorDoesNotWaitForItself() throws Exception {
+        java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors.newSingleThreadExecutor();
+        try {
+            WheelTimer w = WheelTimer.builder().tick(1, MILLISECONDS).executor(pool).build();
+            CountDownLatch closed = new CountDownLatch(1);
+            ScheduledFuture<?> f = w.scheduleAtFixedRate(() -> {
+                w.close();
+                closed.countDown();
+            }, 0, 1, MILLISECONDS);
+            assertTrue(closed.await(30, SECONDS), "close() from the run waited for itself");
+            assertTrue(w.awaitTermination(30, SECONDS));
+            assertTrue(f.isCancelled());
+        } finally {
+            pool.shutdownNow();
+        }
     }
 }
