@@ -128,8 +128,9 @@ final class PeriodicTimer extends ScheduledTimer<Void> {
         } catch (Throwable t) {
             failure = t;
         }
+        boolean handedOn;
         try {
-            afterRun(returned, failure);
+            handedOn = afterRun(returned, failure);
         } catch (Throwable e) { // a user time source that throws, no memory for the next offer: end, never hang get()
             if (casPhase(RUNNING, COMPLETING)) {
                 runner = null;
@@ -142,19 +143,36 @@ final class PeriodicTimer extends ScheduledTimer<Void> {
             } else if (phase() != NEW) {
                 afterCancelledRun();
             }
+            releaseIfLastRun();
             throw e;
-        } finally {
-            // Last: shutdown() marked this run (the bit is sticky, and set only while this run was RUNNING), so
-            // termination waits for it. The timer has ended and this run has let go of it by now (the stores
-            // above come before this volatile add, which the waiter's read of the count acquires).
-            if ((word() & LAST_RUN) != 0) {
-                timer().termination.release();
-            }
+        }
+        if (handedOn) {
+            timer().resubmit(this); // back to NEW by a CAS that found no LAST_RUN: this run was not marked
+        } else {
+            releaseIfLastRun();
         }
     }
 
-    /** After the task returned (or threw): end the timer, or send its next period. */
-    private void afterRun(boolean returned, Throwable failure) {
+    /**
+     * The run has ended the timer (or a cancel has, during the run): if shutdown() marked this run, give its hold on
+     * termination back, last. Only after an end: the bit is sticky and set only on a RUNNING word, so on an ended
+     * timer it was set during this run (a run that hands the timer on to NEW was not marked, and a later run's
+     * mark is that run's). The timer's end and this run's letting go of it come before this volatile add, which
+     * the waiter's read of the count acquires.
+     */
+    private void releaseIfLastRun() {
+        if ((word() & LAST_RUN) != 0) {
+            timer().termination.release();
+        }
+    }
+
+    /**
+     * After the task returned (or threw): end the timer, or move it back to NEW for its next period.
+     *
+     * @return true if it moved the timer back to NEW (the caller then offers the next period), false if the timer
+     *         has ended
+     */
+    private boolean afterRun(boolean returned, Throwable failure) {
         // The shutdown state first, then the failure: a failing owner stores its failure before STOP, so a runner
         // that sees STOP also sees why.
         boolean shutdown = returned || timer().isShutdown();
@@ -181,12 +199,12 @@ final class PeriodicTimer extends ScheduledTimer<Void> {
             } else {
                 afterCancelledRun();
             }
-            return;
+            return false;
         }
         if (shutdown) {
             // A run by the caller of shutdownNow, or the timer is shutting down: periodic timers end here.
             endAfterShutdown(returned);
-            return;
+            return false;
         }
         long next;
         if (period > 0) {
@@ -202,14 +220,14 @@ final class PeriodicTimer extends ScheduledTimer<Void> {
         for (long s = word(); phaseOf(s) == RUNNING; s = word()) {
             if ((s & LAST_RUN) != 0) {
                 endAfterShutdown(false);
-                return;
+                return false;
             }
             if (casWord(s, withPhase(s, NEW))) {
-                timer().resubmit(this);
-                return;
+                return true;
             }
         }
         afterCancelledRun();
+        return false;
     }
 
     /** The run that returned was the last (the timer is shutting down): RUNNING &rarr; CANCELLED, unless a cancel won. */
