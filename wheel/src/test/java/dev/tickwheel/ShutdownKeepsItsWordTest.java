@@ -233,4 +233,35 @@ class ShutdownKeepsItsWordTest {
             pool.shutdownNow();
         }
     }
+
+    /**
+     * shutdownNow() after shutdown() still interrupts a periodic run in progress on the timer's own pool and hands
+     * back exactly the timers not started (not the running one); the run then ends the timer cancelled, and
+     * awaitTermination returns once it has.
+     */
+    @Test
+    void shutdownNowAfterShutdownInterruptsTheRunningPeriodicAndDoesNotHandItBack() throws Exception {
+        WheelTimer w = WheelTimer.builder().tick(1, MILLISECONDS).workerThreads(2).build();
+        CountDownLatch inRun = new CountDownLatch(1);
+        CountDownLatch interrupted = new CountDownLatch(1);
+        CountDownLatch never = new CountDownLatch(1);
+        ScheduledFuture<?> f = w.scheduleAtFixedRate(() -> {
+            inRun.countDown();
+            try {
+                never.await();
+            } catch (InterruptedException e) {
+                interrupted.countDown();
+            }
+        }, 0, 1, MILLISECONDS);
+        ScheduledFuture<?> later = w.schedule(() -> { }, 1, java.util.concurrent.TimeUnit.HOURS);
+        assertTrue(inRun.await(30, SECONDS));
+        w.shutdown();
+        assertFalse(f.isDone(), "done while its run is in progress");
+        List<Runnable> back = w.shutdownNow();
+        assertEquals(List.of(later), back, "handed back: exactly the timers not started");
+        assertTrue(interrupted.await(30, SECONDS), "the run in progress was not interrupted");
+        assertTrue(w.awaitTermination(30, SECONDS));
+        assertTrue(f.isCancelled());
+        assertEquals(0, w.metrics().pending());
+    }
 }
