@@ -37,6 +37,16 @@ final class Rigs {
                 .executor(executor).build();
     }
 
+    /**
+     * A manually driven timer on any time source (a 1 ms tick), running each task inside {@code step()}: for a race
+     * where the stepping thread's clock reads later than a producer's (a producer descheduled between its clock
+     * read and its CAS).
+     */
+    static WheelTimer direct(TimeSource time) {
+        return WheelTimer.builder().timeSource(time).tick(1, TimeUnit.MILLISECONDS).manualDrive().ownerBatch(BATCH)
+                .executor(Runnable::run).build();
+    }
+
     /** A manually driven timer that runs tasks on the owner (the stepping thread), which clears their interrupts. */
     static WheelTimer onOwner(ManualClock clock) {
         return WheelTimer.builder().timeSource(clock).tick(1, TimeUnit.MILLISECONDS).manualDrive().ownerBatch(BATCH)

@@ -12,31 +12,38 @@ import org.openjdk.jcstress.annotations.Description;
 import org.openjdk.jcstress.annotations.JCStressTest;
 import org.openjdk.jcstress.annotations.Outcome;
 import org.openjdk.jcstress.annotations.State;
-import org.openjdk.jcstress.infra.results.IIIIII_Result;
+import org.openjdk.jcstress.infra.results.IIIIIII_Result;
 
 /**
  * Race 8a: {@code shutdown()} against a worker that is finishing a periodic run and offering the next period.
- * A graceful shutdown ends periodic timers before it returns, so the future is cancelled as soon as
- * {@code shutdown()} returns, wherever the run is (running, moving back to NEW, or offering its next start
- * command), and the next period never runs. The owner must then terminate, with nothing pending.
+ * A graceful shutdown ends periodic timers before it returns: a future not in a run is cancelled as soon as
+ * {@code shutdown()} returns (moving back to NEW, or offering its next start command), and the next period never
+ * runs. One whose run is in progress (RUNNING) reads not done until the run returns (issue 21); the runner then
+ * ends it cancelled. The owner must then terminate, with nothing pending.
  *
- * <p>The executor only captures the due timer; the worker actor runs it. The other actor is the shutdown caller and
- * then the owner (one step). The arbiter steps a few more periods. Result: the owner had exited after the race
- * step (1), the periodic future is cancelled at the end, the owner has exited at the end, dispatches after the
- * first (more runs handed to the executor), the pending count, and the future was cancelled right after
- * shutdown() returned.
+ * <p>The executor only captures the due timer; the worker actor runs it and then sets {@code runReturned}. The
+ * other actor reads {@code runReturned}, then is the shutdown caller and then the owner (one step). The arbiter
+ * steps a few more periods. Result: the timer had terminated after the race step (1), the periodic future is
+ * cancelled at the end, the timer has terminated at the end, dispatches after the first (more runs handed to the
+ * executor), the pending count, the future was cancelled right after shutdown() returned, and the run had
+ * returned before shutdown() began.
  */
 @JCStressTest
 @Description("shutdown() vs a periodic reschedule: shutdown ends the periodic timer, and the owner terminates")
-@Outcome(id = "1, 1, 1, 0, 0, 1", expect = ACCEPTABLE,
-        desc = "shutdown() ended the timer before returning (before, during or after the run's move back to NEW); "
-                + "the owner exited in the race step, with no live start command left")
-@Outcome(id = "0, 1, 1, 0, 0, 1", expect = ACCEPTABLE_INTERESTING,
+@Outcome(id = "1, 1, 1, 0, 0, 1, .", expect = ACCEPTABLE,
+        desc = "shutdown() ended the timer before returning (before the run, or during or after its move back to "
+                + "NEW); the owner exited in the race step, with no live start command left")
+@Outcome(id = "0, 1, 1, 0, 0, 1, .", expect = ACCEPTABLE_INTERESTING,
         desc = "the race step found a start command claimed but not yet visible, so the owner stayed; a later step "
                 + "dropped it (its timer already ended) and exited")
-@Outcome(id = "., ., ., ., ., 0", expect = FORBIDDEN,
-        desc = "NOT ENDED BY SHUTDOWN: the periodic future was not cancelled when shutdown() returned (the timer "
-                + "would end only later, at the runner, its resubmit or the owner's step)")
+@Outcome(id = "., 1, 1, 0, 0, 0, 0", expect = ACCEPTABLE,
+        desc = "shutdown() found the run in progress (RUNNING) and left it to its runner: not done when shutdown() "
+                + "returned; the runner ended it cancelled when the run returned (the timer terminated after the "
+                + "race step if that came first, else later)")
+@Outcome(id = "., ., ., ., ., 0, 1", expect = FORBIDDEN,
+        desc = "NOT ENDED BY SHUTDOWN: the run had returned before shutdown() began, yet the periodic future was not "
+                + "cancelled when shutdown() returned (the timer would end only later, at its resubmit or the owner's "
+                + "step)")
 @Outcome(id = "., 0, .*", expect = FORBIDDEN,
         desc = "the periodic timer is not ended after shutdown: its future never completes")
 @Outcome(id = "., ., 0, .*", expect = FORBIDDEN,
@@ -63,13 +70,18 @@ public class ShutdownVsPeriodicReschedule {
         OwnerLoop.of(timer).step(); // dispatched: handedOut is the periodic timer, DISPATCHED, out of the wheel
     }
 
+    /** sv by the worker actor once run() has returned; lv by the shutdown actor before it calls shutdown(). */
+    private volatile boolean runReturned;
+
     @Actor
     public void worker() {
         handedOut.run();
+        runReturned = true;
     }
 
     @Actor
-    public void shutdownThenOwner(IIIIII_Result r) {
+    public void shutdownThenOwner(IIIIIII_Result r) {
+        r.r7 = runReturned ? 1 : 0;
         timer.shutdown();
         r.r6 = future.isCancelled() ? 1 : 0;
         OwnerLoop.of(timer).step();
@@ -77,7 +89,7 @@ public class ShutdownVsPeriodicReschedule {
     }
 
     @Arbiter
-    public void after(IIIIII_Result r) {
+    public void after(IIIIIII_Result r) {
         for (int i = 0; i < 3 && !timer.isTerminated(); i++) {
             clock.advanceMillis(1);
             OwnerLoop.of(timer).step();

@@ -60,12 +60,16 @@ class StressSuiteTest {
             "dev.tickwheel.RescheduleVsCancel",
             "dev.tickwheel.RescheduleVsReschedule",
             "dev.tickwheel.RescheduleVsOwnersMove",
-            "dev.tickwheel.RescheduleVsHandOff");
+            "dev.tickwheel.RescheduleVsHandOff",
+            "dev.tickwheel.ShutdownVsPeriodicRunEnd",
+            "dev.tickwheel.RescheduleVsShutdown",
+            "dev.tickwheel.RescheduleVsShutdownNow");
 
     /** Deliberately broken variants: in the jar, never in the CI run. */
     static final Set<String> BROKEN_TESTS = Set.of("dev.tickwheel.BrokenCancelVsFire",
             "dev.tickwheel.BrokenHandOffVsPark", "dev.tickwheel.BrokenHandOffVsSpinnerPark",
-            "dev.tickwheel.BrokenTakeVsHandBack", "dev.tickwheel.BrokenExecuteVsShutdownNow");
+            "dev.tickwheel.BrokenTakeVsHandBack", "dev.tickwheel.BrokenExecuteVsShutdownNow",
+            "dev.tickwheel.BrokenShutdownVsPeriodicRunEnd", "dev.tickwheel.BrokenRescheduleVsShutdown");
 
     @Test
     void testListNamesEveryTestAndNothingElse() {

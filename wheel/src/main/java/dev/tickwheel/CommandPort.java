@@ -318,22 +318,17 @@ abstract class CommandPort extends AbstractExecutorService {
     }
 
     /**
-     * A reschedule to an earlier key moved {@code t} to MOVING: offer it for the owner to move (a command like a start, not counted as a new timer), wake the owner if the new
-     * key precedes its plan, then re-read the run state. If a
-     * shutdown raced, the owner may have exited (or collected for shutdownNow) before this offer: end the timer
-     * as cancelled unless the owner has moved it already.
-     *
-     * @return true if the move stands, false if a shutdown ended the timer instead
+     * A reschedule to an earlier key moved {@code t} to MOVING: offer it for the owner to move (a command like a start,
+     * not counted as a new timer) and wake the owner if the new key precedes its plan. No re-read of the run state:
+     * a timer that a reschedule could move (NEW or DEFERRED) is in the owner's reach (in the wheel, the due buffer or
+     * the start queue), the owner does not exit while anything is, and a MOVING timer it meets as due it moves itself
+     * (this command is then stale). So after a racing shutdown() the move stands and the timer runs at its new time;
+     * after a racing shutdownNow() it is handed back, if it had not run.
      */
-    final boolean offerMove(ScheduledTimer<?> t, long key) {
+    final void offerMove(ScheduledTimer<?> t, long key) {
         starts.offer(t);
         counters.moves.increment();
         wakeIfEarlier(key);
-        if (runState != ACTIVE && t.casPhase(ScheduledTimer.MOVING, ScheduledTimer.CANCELLED)) {
-            t.cancelledByShutdownWhileMoving();
-            return false;
-        }
-        return true;
     }
 
     final void resubmit(PeriodicTimer t) {
@@ -401,11 +396,13 @@ abstract class CommandPort extends AbstractExecutorService {
     final void onPeriodicEndedByShutdown(PeriodicTimer t) {
         periodics.remove(t);
         counters.releaseEnded();
+        unlinkIfInWheel(t); // run early by a caller while linked: the owner must not wait for its key to exit
     }
 
     /**
-     * shutdown()'s end of the periodic timers, from the calling thread, before it returns: each one still pending,
-     * claimed or running moves to CANCELLED, so no run starts after shutdown() returns (one in progress may finish).
+     * shutdown()'s end of the periodic timers, from the calling thread, before it returns: each one still pending or
+     * claimed moves to CANCELLED, and a running one is marked so that its runner ends it when the run returns (see
+     * {@link PeriodicTimer#endByShutdown}): no run starts after shutdown() returns.
      * One pending in the wheel is unlinked by the owner, through a cancel command (not counted as a cancel).
      */
     final void endPeriodicTimers() {
@@ -413,7 +410,7 @@ abstract class CommandPort extends AbstractExecutorService {
         // acquire loads only: a full fence keeps the handshake with accept's add-then-re-read independent of them.
         VarHandle.fullFence();
         for (PeriodicTimer t : periodics) {
-            int from = t.endByShutdown();
+            int from = t.endByShutdown(termination);
             if (from < 0) {
                 continue;
             }

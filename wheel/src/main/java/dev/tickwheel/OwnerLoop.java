@@ -260,7 +260,8 @@ final class OwnerLoop {
      * racing it CASes from NEW too: after this one it finds DISPATCHED and returns false). A DEFERRED one was
      * rescheduled later after it was linked: it moves to its new key now instead (DEFERRED &rarr; MOVING, then
      * {@link #move}, which may take it as due again if that key has come too: it is then dispatched later in the same
-     * loop). A MOVING one has its command queued; any other has ended or was run early by a caller.
+     * loop). A MOVING one is moved the same way, without waiting for its command, which may not be offered yet; any
+     * other has ended or was run early by a caller.
      */
     private boolean dueNow(ScheduledTimer<?> t) {
         for (;;) {
@@ -283,6 +284,13 @@ final class OwnerLoop {
                         return false;
                     }
                 }
+            } else if (p == ScheduledTimer.MOVING) {
+                // Rescheduled earlier, and met here before its move command: the rescheduling thread may still be
+                // between its CAS to MOVING and its offer. Move it now, as that command would (the command then finds
+                // it moved and is skipped). Skipping it would leave it out of the wheel with no command yet: an owner
+                // shut down meanwhile would find nothing left, exit, and the command would land where nobody reads.
+                move(t);
+                return false;
             } else {
                 return false;
             }

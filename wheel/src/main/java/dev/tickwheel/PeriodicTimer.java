@@ -11,9 +11,12 @@ import java.lang.invoke.VarHandle;
  * Each run claims the timer (NEW &rarr; CLAIMED), publishes its thread in {@link #runner} and starts (CLAIMED
  * &rarr; RUNNING), as a one-shot does. After the task returns the runner moves RUNNING &rarr; NEW by CAS and offers
  * the node to the start queue again, so runs never overlap. A cancel may leave CLAIMED or RUNNING instead (to
- * CANCELLED, or through INTERRUPTING when it interrupts the runner), and so may {@code shutdown()}, which ends every
- * periodic timer before it returns ({@link #endByShutdown()}); whichever CAS wins decides whether there is a next
- * run, so after {@code cancel} or {@code shutdown} returns no run starts. An exception from the task ends it,
+ * CANCELLED, or through INTERRUPTING when it interrupts the runner); whichever CAS wins decides whether there is a
+ * next run, so after {@code cancel} returns no run starts. {@code shutdown()} ends every periodic timer that is not
+ * running before it returns ({@link #endByShutdown}), and marks a running one instead (RUNNING &rarr; RUNNING with
+ * {@link #LAST_RUN}, by CAS): its future reads not done until the run returns, as with the JDK's executor, and the
+ * runner's CAS back to NEW, which expects the word without that bit, fails, so the runner ends the timer cancelled
+ * and no run starts after {@code shutdown()} returns. An exception from the task ends it,
  * unless the timer goes on after failures ({@code continuePeriodicOnFailure}): then an {@link Exception} is reported
  * and the run ends as a normal return does.
  *
@@ -125,8 +128,9 @@ final class PeriodicTimer extends ScheduledTimer<Void> {
         } catch (Throwable t) {
             failure = t;
         }
+        boolean handedOn;
         try {
-            afterRun(returned, failure);
+            handedOn = afterRun(returned, failure);
         } catch (Throwable e) { // a user time source that throws, no memory for the next offer: end, never hang get()
             if (casPhase(RUNNING, COMPLETING)) {
                 runner = null;
@@ -139,12 +143,36 @@ final class PeriodicTimer extends ScheduledTimer<Void> {
             } else if (phase() != NEW) {
                 afterCancelledRun();
             }
+            releaseIfLastRun();
             throw e;
+        }
+        if (handedOn) {
+            timer().resubmit(this); // back to NEW by a CAS that found no LAST_RUN: this run was not marked
+        } else {
+            releaseIfLastRun();
         }
     }
 
-    /** After the task returned (or threw): end the timer, or send its next period. */
-    private void afterRun(boolean returned, Throwable failure) {
+    /**
+     * The run has ended the timer (or a cancel has, during the run): if shutdown() marked this run, give its hold on
+     * termination back, last. Only after an end: the bit is sticky and set only on a RUNNING word, so on an ended
+     * timer it was set during this run (a run that hands the timer on to NEW was not marked, and a later run's
+     * mark is that run's). The timer's end and this run's letting go of it come before this volatile add, which
+     * the waiter's read of the count acquires.
+     */
+    private void releaseIfLastRun() {
+        if ((word() & LAST_RUN) != 0) {
+            timer().termination.release();
+        }
+    }
+
+    /**
+     * After the task returned (or threw): end the timer, or move it back to NEW for its next period.
+     *
+     * @return true if it moved the timer back to NEW (the caller then offers the next period), false if the timer
+     *         has ended
+     */
+    private boolean afterRun(boolean returned, Throwable failure) {
         // The shutdown state first, then the failure: a failing owner stores its failure before STOP, so a runner
         // that sees STOP also sees why.
         boolean shutdown = returned || timer().isShutdown();
@@ -171,20 +199,12 @@ final class PeriodicTimer extends ScheduledTimer<Void> {
             } else {
                 afterCancelledRun();
             }
-            return;
+            return false;
         }
         if (shutdown) {
             // A run by the caller of shutdownNow, or the timer is shutting down: periodic timers end here.
-            if (casPhase(RUNNING, CANCELLED)) {
-                clearRun();
-                releaseWaiters();
-                if (!returned) {
-                    timer().onPeriodicEndedByShutdown(this);
-                }
-            } else {
-                afterCancelledRun();
-            }
-            return;
+            endAfterShutdown(returned);
+            return false;
         }
         long next;
         if (period > 0) {
@@ -194,8 +214,30 @@ final class PeriodicTimer extends ScheduledTimer<Void> {
         }
         timeNanos = next;
         nextKey = timer().clock.keyOf(next);
-        if (casPhase(RUNNING, NEW)) {
-            timer().resubmit(this);
+        // Back to NEW only from a word without LAST_RUN (not casPhase, which would carry the bit into NEW): a
+        // shutdown() that marked this run after the read of the run state above makes the CAS fail, and the loop
+        // then ends the timer, so a marked timer never reads NEW, is never resubmitted and never runs again.
+        for (long s = word(); phaseOf(s) == RUNNING; s = word()) {
+            if ((s & LAST_RUN) != 0) {
+                endAfterShutdown(false);
+                return false;
+            }
+            if (casWord(s, withPhase(s, NEW))) {
+                return true;
+            }
+        }
+        afterCancelledRun();
+        return false;
+    }
+
+    /** The run that returned was the last (the timer is shutting down): RUNNING &rarr; CANCELLED, unless a cancel won. */
+    private void endAfterShutdown(boolean returned) {
+        if (casPhase(RUNNING, CANCELLED)) {
+            clearRun();
+            releaseWaiters();
+            if (!returned) {
+                timer().onPeriodicEndedByShutdown(this);
+            }
         } else {
             afterCancelledRun();
         }
@@ -224,20 +266,37 @@ final class PeriodicTimer extends ScheduledTimer<Void> {
     }
 
     /**
-     * {@code shutdown()}'s end of this timer: from NEW (pending, wherever it waits), DISPATCHED (handed off), CLAIMED (a run claimed but not
-     * started: it never starts) or RUNNING (the run in progress finishes; no next run) to CANCELLED.
+     * {@code shutdown()}'s end of this timer: from NEW (pending, wherever it waits), DISPATCHED (handed off) or CLAIMED
+     * (a run claimed but not started: it never starts) to CANCELLED. A RUNNING one is not ended here: it is marked
+     * {@link #LAST_RUN} (its future reads not done until the run returns; the runner then ends it cancelled and
+     * starts no other run), and {@code termination} holds until the runner has done so. The hold is taken before the
+     * marking CAS (and given back if the CAS fails), so the runner's release, which follows its read of the bit, can
+     * never come first.
      *
-     * @return the phase it ended from, or -1 if it had already ended (or was handed back by shutdownNow)
+     * @return the phase it ended from, or -1 if it had already ended (or was handed back by shutdownNow), or is
+     *         running and was left to its runner
      */
-    int endByShutdown() {
+    int endByShutdown(Termination termination) {
         for (;;) {
-            int p = phase();
+            long s = word();
+            int p = phaseOf(s);
             // Handed back by a racing shutdownNow: the caller's now, already accounted for (the bit is sticky, and a
             // claim landing between this read and the CAS below fails the CAS, so the loop sees it).
-            if ((p != NEW && p != DISPATCHED && p != CLAIMED && p != RUNNING) || handedBack()) {
+            if ((p != NEW && p != DISPATCHED && p != CLAIMED && p != RUNNING) || (s & HANDED_BACK) != 0) {
                 return -1;
             }
-            if (casPhase(p, CANCELLED)) {
+            if (p == RUNNING) {
+                if ((s & LAST_RUN) != 0) {
+                    return -1; // marked by another shutdown() caller
+                }
+                termination.hold();
+                if (casWord(s, s | LAST_RUN)) {
+                    return -1;
+                }
+                termination.release(); // not marked (the run ended, or a cancel won): look again
+                continue;
+            }
+            if (casWord(s, withPhase(s, CANCELLED))) {
                 if (p == NEW || p == DISPATCHED) {
                     clearRun(); // no run in progress: forget the last runner and free the task now
                 }

@@ -408,7 +408,8 @@ class ScheduledTimer<V> extends TimerState<V> implements RunnableScheduledFuture
                         return true; // deferred: the owner moves it when its old key expires; nothing to send
                     }
                 } else if (casWord(s, withKey(s, MOVING, to))) {
-                    return timer().offerMove(this, to);
+                    timer().offerMove(this, to);
+                    return true;
                 }
             } else if (p == MOVING) {
                 if (casWord(s, withKey(s, MOVING, to))) {
@@ -425,8 +426,9 @@ class ScheduledTimer<V> extends TimerState<V> implements RunnableScheduledFuture
 
     /** Kept out of reschedule's body, so that the hot path stays small enough to inline. */
     private static IllegalArgumentException tooFar(long delay, TimeUnit unit, long tickNanos) {
-        return new IllegalArgumentException("reschedule delay " + delay + " " + unit + " is more than 2^31 - 1 ticks "
-                + "of " + tickNanos + " ns ahead (" + Integer.MAX_VALUE * tickNanos / 1_000_000_000L + " s): a "
+        return new IllegalArgumentException("reschedule delay " + delay + " " + unit + " puts the deadline, rounded up "
+                + "to the next tick, more than 2^31 - 1 ticks of " + tickNanos + " ns ahead (a delay of at most 2^31 - 2 "
+                + "ticks, " + (Integer.MAX_VALUE - 1L) * tickNanos / 1_000_000_000L + " s, is always accepted): a "
                 + "rescheduled deadline is kept in 32 bits so that the timer stays 48 bytes; use a coarser tick, or "
                 + "cancel and schedule anew");
     }
@@ -491,11 +493,6 @@ class ScheduledTimer<V> extends TimerState<V> implements RunnableScheduledFuture
         forgetRunner();
         releaseWaiters();
         timer().onCancelled(this, from);
-    }
-
-    /** A reschedule racing a shutdown ended this MOVING timer (CANCELLED): as a cancel from NEW. */
-    final void cancelledByShutdownWhileMoving() {
-        cancelledBeforeStart(NEW);
     }
 
     /** After a successful cancel of a run claimed or in progress: the runner frees the task itself. */

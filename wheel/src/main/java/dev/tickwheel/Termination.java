@@ -1,5 +1,7 @@
 package dev.tickwheel;
 
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
@@ -13,8 +15,36 @@ import java.util.concurrent.TimeUnit;
  * The owner (or, once it is gone or never started, the {@code shutdownNow} winner) writes {@link #handedBack} and
  * {@link #failure} and then {@link #exit}s: it stores {@link #ownerDone} (sv) and counts the latch down, which
  * publishes everything it did to the threads that wait on the latch or read {@code ownerDone}.
+ *
+ * <p>The owner may exit while a periodic run that {@code shutdown()} found in progress is still running (on a user
+ * executor the timer cannot see it), so termination also waits for {@link #holds}: one per {@code shutdown()} call
+ * still marking runs, one per marked run until its runner has ended the timer. A {@code shutdown()} takes its hold
+ * (an atomic add) before it stores the run state, and the owner exits only after reading that state, so a thread
+ * that sees the owner's exit also sees the hold, or its release.
  */
 final class Termination {
+
+    private static final VarHandle HOLDS;
+
+    static {
+        try {
+            HOLDS = MethodHandles.lookup().findVarHandle(Termination.class, "holds", int.class);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
+
+    /**
+     * What termination waits for besides the owner and the pool: {@code shutdown()} calls marking periodic runs, and
+     * periodic runs marked {@link TimerState#LAST_RUN} that have not yet returned. Added to (getAndAdd) by
+     * {@code shutdown()} callers, subtracted from by them and by the runners, each after everything the count stands
+     * for is done (a runner: the timer ended, its thread let go); read (lv) by isTerminated and awaitTermination,
+     * which so see every store the releasers made before. The subtraction that brings it to 0 notifies
+     * {@link #holdsLock}'s waiters.
+     */
+    private volatile int holds;
+    /** Monitor for awaitTermination's wait on {@link #holds}: only termination waits block on it, never a timer. */
+    private final Object holdsLock = new Object();
 
     private final CountDownLatch ownerExited = new CountDownLatch(1);
     /** Set (sv) once the owner has exited, after which no thread polls the queues except the shutdownNow winner. */
@@ -87,8 +117,22 @@ final class Termination {
         return handedBack == null && failure == null;
     }
 
+    /** Takes a hold: a {@code shutdown()} call begins (before its store of the run state), or marks a run. */
+    void hold() {
+        HOLDS.getAndAdd(this, 1);
+    }
+
+    /** Gives a hold back: a marked run has ended its timer and let go of it, or a shutdown() has marked every run. */
+    void release() {
+        if ((int) HOLDS.getAndAdd(this, -1) == 1) {
+            synchronized (holdsLock) {
+                holdsLock.notifyAll();
+            }
+        }
+    }
+
     boolean isTerminated(TaskDispatch dispatch) {
-        return ownerDone && dispatch.isTerminated();
+        return ownerDone && holds == 0 && dispatch.isTerminated();
     }
 
     boolean awaitTermination(long timeout, TimeUnit unit, TaskDispatch dispatch) throws InterruptedException {
@@ -96,6 +140,17 @@ final class Termination {
         long deadline = System.nanoTime() + nanos;
         if (!ownerExited.await(nanos, TimeUnit.NANOSECONDS)) {
             return false;
+        }
+        if (holds != 0) {
+            synchronized (holdsLock) {
+                while (holds != 0) {
+                    long left = deadline - System.nanoTime();
+                    if (nanos <= 0 || left <= 0) {
+                        return false;
+                    }
+                    TimeUnit.NANOSECONDS.timedWait(holdsLock, left);
+                }
+            }
         }
         // A timeout near Long.MIN_VALUE would wrap the remaining time around to centuries: no wait is no wait.
         return dispatch.awaitTermination(nanos <= 0 ? 0 : deadline - System.nanoTime());

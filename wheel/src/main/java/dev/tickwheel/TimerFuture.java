@@ -43,23 +43,30 @@ public interface TimerFuture<V> extends ScheduledFuture<V> {
      * Moves a pending one-shot timer's deadline to {@code delay} from now, from any thread, without a lock and
      * without allocating: the idle or keep-alive timeout pushed back on every read. Returns whether it took effect:
      * false once the timer is due and handed off to run (the task is about to start, has started or has run), the
-     * timer was cancelled, or the timer is shut down. The task never runs before the new deadline, and a reschedule racing
-     * the fire ends one way: the task runs once, either at the old deadline (and this returns false) or at the new
-     * one. A later deadline (the common case: a timeout pushed back) is one CAS on the timer, sending the owner
-     * thread nothing: the timer stays where it is linked and the owner moves it once, when its old deadline comes.
-     * An earlier deadline sends the owner one move command, and many reschedules between two of its steps cost
-     * it one move. A reschedule to an earlier deadline racing a shutdown of the timer may end the timer
-     * cancelled instead (it then returns false; another reschedule that found that move under way may have returned
-     * true).
+     * timer was cancelled, or the timer is shut down. The task never runs before the new deadline, and a reschedule
+     * racing the fire ends one way: the task runs once, either at the old deadline (and this returns false) or at
+     * the new one. A later deadline (the common case: a timeout pushed back) is one CAS on the timer, sending the
+     * owner thread nothing: the timer stays where it is linked and the owner moves it once, when its old deadline
+     * comes. An earlier deadline sends the owner one move command, and many reschedules between two of its steps
+     * cost it one move.
+     *
+     * <p>After {@link java.util.concurrent.ExecutorService#shutdown() shutdown()} this returns false and the timer
+     * keeps its old deadline: a one-shot timer pending when the shutdown began still runs, at its old time. A
+     * reschedule racing the shutdown either returns true, and the timer runs at the new deadline, or returns false,
+     * and it runs at the old one; it never ends the timer. Against {@code shutdownNow()}, the timer is either handed
+     * back (whatever this returned) or runs, once.
      *
      * @param delay the new delay from now; zero or negative means now
      * @param unit its unit
-     * @return true if the timer will run at the new deadline (unless cancelled later), false if it was not pending
+     * @return true if the timer will run at the new deadline (unless cancelled later, or handed back by
+     *         {@code shutdownNow}), false if it was not pending or the timer is shut down (it then keeps its time)
      * @throws UnsupportedOperationException for a periodic timer, which keeps its period (cancel it and schedule
      *                                       anew)
-     * @throws IllegalArgumentException if the new deadline is more than 2^31 - 1 ticks ahead (35 minutes at the
-     *                                  default 1 µs tick, 24 days at 1 ms): the rescheduled deadline is kept in 32
-     *                                  bits so that a timer stays 48 bytes
+     * @throws IllegalArgumentException if the new deadline, rounded up to the next tick, is more than 2^31 - 1 ticks
+     *                                  after the current tick: the rescheduled deadline is kept in 32 bits so that a
+     *                                  timer stays 48 bytes. A delay of at most 2^31 - 2 ticks is always accepted (35
+     *                                  minutes at the default 1 µs tick, 24 days at 1 ms); one of exactly 2^31 - 1
+     *                                  ticks only when the clock reads exactly on a tick, so almost never
      * @throws NullPointerException if unit is null
      */
     boolean reschedule(long delay, TimeUnit unit);

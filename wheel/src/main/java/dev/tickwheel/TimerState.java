@@ -21,8 +21,8 @@ import java.util.concurrent.locks.LockSupport;
 abstract class TimerState<V> extends TimingWheel.Node implements Future<V> {
 
     // The state word, a long. Bits 0-7: the phase (below COMPLETING: not done; from INTERRUPTING up: cancelled).
-    // Bit 8: the kind. Bit 9: HANDED_BACK. Bit 10: MOVED. Bits 11-31: the relink stamp. Bits 32-63: the low 32 bits of the key a
-    // reschedule asked for, meaningful while MOVING or DEFERRED. Keeping that key in the word that decides every race
+    // Bit 8: the kind. Bit 9: HANDED_BACK. Bit 10: MOVED. Bit 11: LAST_RUN (periodic). Bits 12-31: the relink
+    // stamp. Bits 32-63: the low 32 bits of the key a reschedule asked for, meaningful while MOVING or DEFERRED. Keeping that key in the word that decides every race
     // makes each reschedule one CAS: a key is never stored apart from the transition that gives it effect.
     static final int NEW = 0;
     /**
@@ -72,11 +72,19 @@ abstract class TimerState<V> extends TimingWheel.Node implements Future<V> {
      */
     static final long MOVED = 1L << 10;
     /**
-     * One step of the relink stamp (bits 11-31), which the owner adds each time it ends a move (MOVING &rarr; NEW):
+     * Sticky bit of a periodic timer, set by {@code shutdown()} by CAS on a RUNNING word (never on another phase): the
+     * run in progress is the last. The timer stays RUNNING (not done) until that run returns; the runner then ends it
+     * (cancelled, or failed if the task threw) instead of moving it back to NEW, and, last, releases the hold on
+     * termination that {@code shutdown()} took for this run ({@link Termination#release}). A cancel meanwhile
+     * wins as against any running timer and keeps the bit, so the runner still releases the hold once it has left.
+     */
+    static final long LAST_RUN = 1L << 11;
+    /**
+     * One step of the relink stamp (bits 12-31), which the owner adds each time it ends a move (MOVING &rarr; NEW):
      * the {@code key} field changes only inside a move, so a reschedule whose CAS finds the word it read also knows
      * that the key it read beside it is still where the timer is linked (no ABA through a move). Wraps harmlessly.
      */
-    static final long STAMP_ONE = 1L << 11;
+    static final long STAMP_ONE = 1L << 12;
     private static final long LOW_WORD = 0xFFFF_FFFFL;
 
     private static final VarHandle STATE;

@@ -42,8 +42,13 @@ import java.util.function.BiConsumer;
  *   the wheel by the owner thread soon after (within a tick under load, within about 10 ms when idle), so
  *   cancelled timers do not pile up.</li>
  *   <li><b>Shutdown.</b> {@link #shutdown()} rejects new work, lets already-scheduled one-shot timers run at their
- *   time, and ends the periodic ones before it returns: each of their futures then reads cancelled and no periodic
- *   run starts afterwards (one in progress may finish). {@link #shutdownNow()} returns every accepted timer that
+ *   time (a reschedule racing it leaves the timer at its new deadline or its old one, never ends it), and ends the
+ *   periodic ones before it returns: no periodic run starts afterwards, and each periodic future not in a run then
+ *   reads cancelled. One whose run is in progress reads not done until that run returns, and then cancelled, with no
+ *   further run (as with the JDK's executor, whose futures never read done while the task runs); a {@code cancel}
+ *   meanwhile returns true and reads cancelled at once. {@link #awaitTermination} returns, and
+ *   {@link #isTerminated} reads true, only once every such run has returned, on whatever thread it runs (the own
+ *   pool, your executor, the owner thread). {@link #shutdownNow()} returns every accepted timer that
  *   had neither started nor been cancelled, exactly once; none of them will then be run by this timer (the caller
  *   may run them). Running tasks on the timer's own pool are interrupted. A {@code schedule} racing a shutdown
  *   either throws {@link RejectedExecutionException} (and its task never runs) or its timer is accounted for: a
@@ -264,16 +269,26 @@ public final class WheelTimer extends CommandPort implements ScheduledExecutorSe
     // Lifecycle
 
     /**
-     * Rejects new timers; one-shot timers already scheduled still run at their time. Periodic timers end before
-     * this returns: their futures read cancelled, and no run of theirs starts afterwards (one in progress may
-     * finish). Returns without waiting for the one-shots; use {@link #awaitTermination} to wait.
+     * Rejects new timers; one-shot timers already scheduled still run at their time (a {@code reschedule} from now on
+     * returns false and leaves the old time; one racing this call leaves the new time or the old, and never ends the
+     * timer). Periodic timers end before this returns: no run of theirs starts afterwards, and each future not in a
+     * run reads cancelled. A periodic timer whose run is in progress reads not done until that run returns, then
+     * cancelled (a {@code cancel} meanwhile returns true and reads cancelled at once); termination waits for that run,
+     * wherever it runs. Returns without waiting for the one-shots or the runs; use {@link #awaitTermination} to wait.
      */
     @Override
     public void shutdown() {
-        advanceRunState(SHUTDOWN);
-        // Every caller, so that none returns before they have ended; after a racing shutdownNow too, for a run a
-        // worker had claimed (the handed-back ones are the shutdownNow caller's, and endByShutdown leaves them).
-        endPeriodicTimers();
+        // A hold on termination while this call marks the runs in progress, taken before the run state: an owner
+        // that sees SHUTDOWN may exit at once, and awaitTermination must not return before a run is marked.
+        termination.hold();
+        try {
+            advanceRunState(SHUTDOWN);
+            // Every caller, so that none returns before they have ended; after a racing shutdownNow too, for a run
+            // a worker had claimed (the handed-back ones are the shutdownNow caller's, and endByShutdown leaves them).
+            endPeriodicTimers();
+        } finally {
+            termination.release();
+        }
         wakeOwnerNow();
     }
 
@@ -333,7 +348,21 @@ public final class WheelTimer extends CommandPort implements ScheduledExecutorSe
     @Override
     public void close() {
         Thread me = Thread.currentThread();
-        termination.close(this, dispatch, me == owner || dispatch.isPoolThread(me));
+        termination.close(this, dispatch, me == owner || dispatch.isPoolThread(me) || runsPeriodicTask(me));
+    }
+
+    /**
+     * @return whether {@code me} is inside a run of one of this timer's periodic tasks (on a user executor's thread,
+     *         which the timer cannot tell apart otherwise): termination would wait for that run, so close() from it
+     *         must not wait for itself
+     */
+    private boolean runsPeriodicTask(Thread me) {
+        for (PeriodicTimer t : periodics) {
+            if (t.phase() == ScheduledTimer.RUNNING && t.runnerThread() == me) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** @return a snapshot of the counters */

@@ -79,6 +79,9 @@ abstract class ScheduledExecutorContractTest {
      */
     abstract int workerThreads();
 
+    /** @return a new, running executor with exactly {@code workers} threads that run tasks */
+    abstract ScheduledExecutorService newExecutor(int workers);
+
     /**
      * @return how much later than the exact remaining delay {@link ScheduledFuture#getDelay} may report (WheelTimer
      *         reports its deadline rounded up to the tick; the JDK reports it exactly)
@@ -1120,6 +1123,139 @@ abstract class ScheduledExecutorContractTest {
             assertTrue(p.isCancelled());
             assertThrows(CancellationException.class, p::get);
         }
+    }
+
+    /**
+     * Issue 21, the JDK's conformance scenario: four workers, each blocked in a task of one kind (submit, schedule,
+     * fixed rate, fixed delay; each periodic one blocks in its second run), a second wave of the same four kinds
+     * behind them, then shutdown(). Right after it returns, before the blocked tasks go free: a periodic future
+     * whose run is in progress is not done (the JDK never says done while the task runs), the second wave's periodic
+     * futures are cancelled, its one-shots are not done (they still run, as the default policy says), and the
+     * executor does not terminate. Then the runs return: the periodic ones are not run again and end cancelled,
+     * every one-shot runs, awaitTermination returns true and every future is done.
+     */
+    @Test
+    void shutdownLeavesARunningPeriodicTaskNotDoneUntilItsRunReturnsThenCancelsIt() throws Exception {
+        executor.shutdownNow();
+        executor = newExecutor(4);
+        CountDownLatch blocked = new CountDownLatch(4);
+        CountDownLatch release = new CountDownLatch(1);
+        AtomicInteger rateRuns = new AtomicInteger();
+        AtomicInteger delayRuns = new AtomicInteger();
+        AtomicInteger secondWavePeriodicRuns = new AtomicInteger();
+        Future<?> submitted = executor.submit(() -> {
+            blocked.countDown();
+            awaitInTask(release);
+        });
+        ScheduledFuture<String> scheduled = executor.schedule(() -> {
+            blocked.countDown();
+            awaitInTask(release);
+            return "first wave";
+        }, 1, MILLISECONDS);
+        ScheduledFuture<?> rate = executor.scheduleAtFixedRate(() -> {
+            if (rateRuns.incrementAndGet() == 2) {
+                blocked.countDown();
+                awaitInTask(release);
+            }
+        }, 0, 1, MILLISECONDS);
+        ScheduledFuture<?> delay = executor.scheduleWithFixedDelay(() -> {
+            if (delayRuns.incrementAndGet() == 2) {
+                blocked.countDown();
+                awaitInTask(release);
+            }
+        }, 0, 1, MILLISECONDS);
+        final Future<String> secondSubmitted;
+        final ScheduledFuture<String> secondScheduled;
+        final ScheduledFuture<?> secondRate;
+        final ScheduledFuture<?> secondDelay;
+        final boolean rateDoneAtShutdown;
+        final boolean delayDoneAtShutdown;
+        final boolean secondRateCancelled;
+        final boolean secondDelayCancelled;
+        final boolean secondOneShotsDone;
+        final boolean firstOneShotsDone;
+        final boolean terminatedWhileRunning;
+        try {
+            await(blocked, "the four first-wave tasks blocked in their runs");
+            secondSubmitted = executor.submit(() -> "second wave");
+            secondScheduled = executor.schedule(() -> "second wave, scheduled", 0, MILLISECONDS);
+            secondRate = executor.scheduleAtFixedRate(secondWavePeriodicRuns::incrementAndGet, 0, 1, MILLISECONDS);
+            secondDelay = executor.scheduleWithFixedDelay(secondWavePeriodicRuns::incrementAndGet, 1, 1,
+                    MILLISECONDS);
+
+            executor.shutdown();
+            rateDoneAtShutdown = rate.isDone();
+            delayDoneAtShutdown = delay.isDone();
+            secondRateCancelled = secondRate.isCancelled();
+            secondDelayCancelled = secondDelay.isCancelled();
+            secondOneShotsDone = secondSubmitted.isDone() || secondScheduled.isDone();
+            firstOneShotsDone = submitted.isDone() || scheduled.isDone();
+            // An absence check (bounded, it cannot fail falsely): four runs are still in progress.
+            terminatedWhileRunning = executor.awaitTermination(ABSENCE_MILLIS, MILLISECONDS)
+                    || executor.isTerminated();
+        } finally {
+            release.countDown();
+        }
+
+        assertTrue(executor.awaitTermination(LONG_WAIT_SECONDS, SECONDS), "the executor did not terminate");
+        assertAll(
+                () -> assertFalse(rateDoneAtShutdown, "the fixed-rate future read done while its run was in progress"),
+                () -> assertFalse(delayDoneAtShutdown,
+                        "the fixed-delay future read done while its run was in progress"),
+                () -> assertTrue(secondRateCancelled, "the second-wave fixed-rate future was not cancelled"),
+                () -> assertTrue(secondDelayCancelled, "the second-wave fixed-delay future was not cancelled"),
+                () -> assertFalse(secondOneShotsDone, "a second-wave one-shot read done before it ran"),
+                () -> assertFalse(firstOneShotsDone, "a blocked one-shot read done"),
+                () -> assertFalse(terminatedWhileRunning, "terminated while four runs were in progress"),
+                () -> assertEquals(2, rateRuns.get(), "runs of the fixed-rate task (none after shutdown)"),
+                () -> assertEquals(2, delayRuns.get(), "runs of the fixed-delay task (none after shutdown)"),
+                () -> assertEquals(0, secondWavePeriodicRuns.get(), "runs of the second wave's periodic tasks"));
+        assertEndedCancelled(rate, delay, secondRate, secondDelay);
+        assertNull(submitted.get());
+        assertEquals("first wave", scheduled.get());
+        assertEquals("second wave", secondSubmitted.get());
+        assertEquals("second wave, scheduled", secondScheduled.get());
+    }
+
+    /**
+     * After shutdown(), cancel of a periodic task whose run is in progress behaves as with the JDK: it returns true,
+     * the future reads cancelled at once, the run finishes and no other run starts; the executor then terminates.
+     */
+    @Test
+    void cancelAfterShutdownOfAPeriodicTaskInItsRunReturnsTrueAndEndsIt() throws Exception {
+        CountDownLatch inRun = new CountDownLatch(1);
+        CountDownLatch release = new CountDownLatch(1);
+        CountDownLatch runReturned = new CountDownLatch(1);
+        AtomicInteger runs = new AtomicInteger();
+        ScheduledFuture<?> rate = executor.scheduleAtFixedRate(() -> {
+            runs.incrementAndGet();
+            inRun.countDown();
+            awaitInTask(release);
+            runReturned.countDown();
+        }, 0, 1, MILLISECONDS);
+        final boolean doneAfterShutdown;
+        final boolean cancelled;
+        final boolean cancelledAtOnce;
+        final boolean returnedBeforeRelease;
+        try {
+            await(inRun, "the periodic task's run");
+            executor.shutdown();
+            doneAfterShutdown = rate.isDone();
+            cancelled = rate.cancel(false);
+            cancelledAtOnce = rate.isCancelled() && rate.isDone();
+            returnedBeforeRelease = runReturned.getCount() == 0;
+        } finally {
+            release.countDown();
+        }
+        await(runReturned, "the run's return");
+        assertTrue(executor.awaitTermination(LONG_WAIT_SECONDS, SECONDS), "the executor did not terminate");
+        assertAll(
+                () -> assertFalse(doneAfterShutdown, "done while its run was in progress"),
+                () -> assertTrue(cancelled, "cancel of a running periodic task after shutdown returned false"),
+                () -> assertTrue(cancelledAtOnce, "not cancelled as soon as cancel returned true"),
+                () -> assertFalse(returnedBeforeRelease, "the run did not wait for its latch"),
+                () -> assertEquals(1, runs.get(), "runs (none after the cancel)"));
+        assertEndedCancelled(rate);
     }
 
     @Test

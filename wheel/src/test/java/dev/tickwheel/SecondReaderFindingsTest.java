@@ -106,7 +106,7 @@ class SecondReaderFindingsTest {
         AtomicInteger endedFrom = new AtomicInteger(Integer.MIN_VALUE);
         self.set((PeriodicTimer) timer.scheduleAtFixedRate(() -> {
             timer.periodics.add(self.get()); // what shutdown()'s iterator fetched before stopNow removed it
-            endedFrom.set(self.get().endByShutdown()); // shutdown()'s end, as endPeriodicTimers calls it
+            endedFrom.set(self.get().endByShutdown(timer.termination)); // shutdown()'s end, as endPeriodicTimers calls it
         }, 1, 1, HOURS));
         OwnerLoop.of(timer).step();
         List<Runnable> back = timer.shutdownNow();

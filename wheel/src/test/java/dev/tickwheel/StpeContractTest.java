@@ -21,6 +21,13 @@ class StpeContractTest extends ScheduledExecutorContractTest {
     }
 
     @Override
+    ScheduledExecutorService newExecutor(int workers) {
+        ScheduledThreadPoolExecutor stpe = new ScheduledThreadPoolExecutor(workers);
+        stpe.setRemoveOnCancelPolicy(true);
+        return stpe;
+    }
+
+    @Override
     int workerThreads() {
         return WORKERS;
     }

@@ -38,6 +38,11 @@ class WheelTimerContractTest extends ScheduledExecutorContractTest {
         return WheelTimer.create();
     }
 
+    @Override
+    ScheduledExecutorService newExecutor(int workers) {
+        return WheelTimer.builder().workerThreads(workers).build();
+    }
+
     /** As {@link WheelTimer#create()} documents: its own pool of max(2, CPUs) workers. */
     @Override
     int workerThreads() {
