@@ -45,6 +45,8 @@ final class OwnerLoop {
     private long moved;
     private boolean shutdownSeen;
     private boolean reapedLastStep;
+    /** Whether the pool still had handed-off work queued after the last step (its watchdog's answer). */
+    private boolean poolBacklog;
     /** Consecutive park plans abandoned because a producer was between its index claim and element store. */
     private int midOfferPlans;
     private final MessagePassingQueue.Consumer<ScheduledTimer<?>> starter = this::start;
@@ -115,6 +117,7 @@ final class OwnerLoop {
             wheel.increaseMinAllowedKey(target, Math.min(batch, room), expirer);
         }
         dispatchDue();
+        poolBacklog = dispatch.watch(clock.elapsedNanos());
         reapedLastStep = reaped > 0;
         long behind = target - wheel.minAllowedKey();
         port.counters.publishStep(fired, behind > 0 ? behind * clock.tickNanos : 0L);
@@ -327,6 +330,10 @@ final class OwnerLoop {
         long planned = wheel.nextEventAtOrBefore(CommandPort.NO_EVENT);
         if (reapedLastStep) {
             planned = Math.min(planned, tick + port.reapTicks);
+        }
+        if (poolBacklog) {
+            // Handed-off work still queued: look again soon, in case every awake worker is blocked (the watchdog).
+            planned = Math.min(planned, tick + Math.max(1, dispatch.stallNanos() / clock.tickNanos));
         }
         int rs = port.runState();
         port.publishPlan(planned, tick);

@@ -43,6 +43,20 @@ abstract class TaskDispatch {
         throw new UnsupportedOperationException("work due now goes through the owner thread here");
     }
 
+    /**
+     * Owner, once a step: a look at what waits to run (the own pool's watchdog, see {@code WorkerPool.watch}).
+     *
+     * @return whether handed-off work is still queued, so that the owner looks again within {@link #stallNanos()}
+     */
+    boolean watch(long nowNanos) {
+        return false;
+    }
+
+    /** @return how soon the owner should look again while {@link #watch} says work is queued */
+    long stallNanos() {
+        return Long.MAX_VALUE;
+    }
+
     /** @return chains of due timers the owner pushed to the own pool (metrics; any thread) */
     long ownerBatches() {
         return 0;

@@ -54,6 +54,17 @@ final class WorkerPool extends TaskDispatch {
 
     /** Rounds the spinner watches an empty queue before it parks: a few microseconds. */
     static final int SPINS = 1 << 10;
+    /**
+     * How long the queue's head may stay put, with work queued, before the owner's watchdog wakes one more worker
+     * past {@link #awakeCap} (a task that blocks, or runs long, while timers wait behind it).
+     */
+    static final long STALL_NANOS = TimeUnit.MICROSECONDS.toNanos(100);
+    /**
+     * How long the head may stay put before the watchdog adds a worker although an awake one is runnable (running a
+     * long task, or only waiting for a CPU: on a machine with few cores a runnable worker often waits longer than
+     * {@link #STALL_NANOS} for its turn, and one more thread would only wait beside it).
+     */
+    static final long RUNNABLE_STALL_NANOS = TimeUnit.MILLISECONDS.toNanos(10);
 
     /** Worker states. ACTIVE: running a task, taking, or spinning. */
     static final int ACTIVE = 0;
@@ -65,6 +76,8 @@ final class WorkerPool extends TaskDispatch {
     private static final VarHandle SPINNING;
     private static final VarHandle IDLE;
     private static final VarHandle STARTING;
+    private static final VarHandle AWAKE;
+    private static final VarHandle IN_TASK;
 
     static {
         try {
@@ -72,6 +85,8 @@ final class WorkerPool extends TaskDispatch {
             SPINNING = lookup.findVarHandle(WorkerPool.class, "spinning", int.class);
             IDLE = lookup.findVarHandle(WorkerPool.class, "idle", long.class);
             STARTING = lookup.findVarHandle(WorkerPool.class, "starting", int.class);
+            AWAKE = lookup.findVarHandle(WorkerPool.class, "awake", int.class);
+            IN_TASK = lookup.findVarHandle(Worker.class, "inTask", boolean.class);
         } catch (ReflectiveOperationException e) {
             throw new ExceptionInInitializerError(e);
         }
@@ -95,6 +110,23 @@ final class WorkerPool extends TaskDispatch {
     /** 1 while a worker is the spinner. cas 0 -&gt; 1 by the worker that becomes it, sv 0 by it; lv by producers. */
     private volatile int spinning;
     /**
+     * Workers started and not on the idle stack: running a task, taking, spinning, or blocked in a task. getAndAdd
+     * on each start, park and wake (never per timer); lv by the owner's batch signal and by a recruiting worker.
+     * A hint, not part of any handshake: a stale read only wakes one worker too many or leaves the work to the
+     * watchdog.
+     */
+    private volatile int awake;
+    /**
+     * Awake workers the pool grows to by itself for the owner's batches and a worker's recruiting: max(1, CPUs - 1),
+     * leaving a core to the owner, since each runnable worker past the cores only takes CPU from the owner and the
+     * others. Past it, a worker is woken only by a task due now (as the JDK's pool would), or by the owner's watchdog
+     * when the queue stalls behind blocked or slow tasks. Final.
+     */
+    final int awakeCap;
+    /** The watchdog's last look: the head it saw and when (owner thread only, plain). */
+    private TimingWheel.Node watchedHead;
+    private long watchedSinceNanos;
+    /**
      * The idle stack's top: (push count &lt;&lt; 32) | (worker index + 1), 0 when empty. cas by a parking worker
      * (push, counting pushes against ABA) and by wakers (pop); lv by producers.
      */
@@ -115,6 +147,8 @@ final class WorkerPool extends TaskDispatch {
     private final LongAdder batches = new LongAdder();
     /** Parked workers unparked by a signal (metrics): added by the waker, on the wake-up path only. */
     private final LongAdder unparks = new LongAdder();
+    /** Times the owner's watchdog found the queue stalled and signalled past the cap (metrics; owner only). */
+    private final LongAdder stalls = new LongAdder();
 
     /** The owner's chain of the current step's due timers (owner thread only, plain). */
     private TimingWheel.Node batchFirst;
@@ -125,8 +159,14 @@ final class WorkerPool extends TaskDispatch {
      * @param factory the worker factory, checked (see {@link TimerThreads#checkedWorkers})
      */
     WorkerPool(int size, ThreadFactory factory) {
+        this(size, factory, Math.max(1, Runtime.getRuntime().availableProcessors() - 1));
+    }
+
+    /** @param awakeCap see {@link #awakeCap}; at least 1 */
+    WorkerPool(int size, ThreadFactory factory, int awakeCap) {
         this.workers = new Worker[size];
         this.factory = factory;
+        this.awakeCap = Math.max(1, awakeCap);
     }
 
     /** One worker: its thread, its state and its link in the idle stack. */
@@ -146,6 +186,11 @@ final class WorkerPool extends TaskDispatch {
         volatile int state = ACTIVE;
         /** The id of the worker below it on the idle stack (0: none). Plain: written before the push's CAS. */
         int idleNext;
+        /**
+         * Whether the worker is inside a task. Written by the worker around each task (opaque: its own line, no
+         * ordering needed); read by the owner's watchdog only, which takes a stale value for a moment's hint.
+         */
+        boolean inTask;
 
         Worker(WorkerPool pool, int id) {
             this.pool = pool;
@@ -184,7 +229,7 @@ final class WorkerPool extends TaskDispatch {
             batchLast = null;
             queue.pushChain(first, last);
             if (!stopping) {
-                signal();
+                signal(awakeCap);
             }
             batches.increment();
         }
@@ -195,19 +240,29 @@ final class WorkerPool extends TaskDispatch {
         return true;
     }
 
-    /** Any thread: a timer due now (already DISPATCHED), pushed straight to the workers. */
+    /**
+     * Any thread: a timer due now (already DISPATCHED), pushed straight to the workers, with an uncapped signal: as
+     * the JDK's pool gives a submitted task an idle thread, so that a task that waits for another it submitted
+     * never waits for a worker that could run it.
+     */
     @Override
     void submitNow(ScheduledTimer<?> t) {
         queue.push(t);
         signal();
     }
 
-    /**
-     * After a push (by a producer) or a take that left work queued (by a worker): unless a worker is spinning,
-     * wake a parked one; if none is parked and the pool is not full, start one (every started worker is busy).
-     */
+    /** {@link #signal(int)} with no cap but the pool's size. */
     void signal() {
-        if (spinning != 0) {
+        signal(Integer.MAX_VALUE);
+    }
+
+    /**
+     * After a push (by a producer) or a take that left work queued (by a worker): unless a worker is spinning, or
+     * {@code cap} workers are awake already, wake a parked one; if none is parked and the pool is not full, start
+     * one (every started worker is busy).
+     */
+    void signal(int cap) {
+        if (spinning != 0 || (cap != Integer.MAX_VALUE && awake >= cap)) {
             return;
         }
         if (wakeOne()) {
@@ -217,6 +272,62 @@ final class WorkerPool extends TaskDispatch {
         if (started < workers.length) {
             tryStartWorker();
         }
+    }
+
+    /**
+     * Owner, once a step: the watchdog. If work has waited in the queue with its head unchanged for
+     * {@link #STALL_NANOS} while no awake worker will come back by itself (each blocked in its task), or for
+     * {@link #RUNNABLE_STALL_NANOS} in any case, wake or start one more worker, past the cap. Reads the head once a
+     * step (a line the workers write per take); never spins on it.
+     *
+     * @return whether work is queued (the owner then parks at most {@link #STALL_NANOS}, to look again)
+     */
+    @Override
+    boolean watch(long nowNanos) {
+        if (queue.isEmpty()) {
+            watchedHead = null;
+            return false;
+        }
+        if ((int) idle == 0 && started >= workers.length) {
+            watchedHead = null;
+            return false; // every worker is awake already: nothing to add; they come back to the queue themselves
+        }
+        TimingWheel.Node h = queue.head;
+        if (h != watchedHead) {
+            watchedHead = h;
+            watchedSinceNanos = nowNanos;
+        } else {
+            long stalled = nowNanos - watchedSinceNanos;
+            if (stalled >= RUNNABLE_STALL_NANOS || (stalled >= STALL_NANOS && !anyAwakeComing())) {
+                watchedSinceNanos = nowNanos;
+                stalls.increment();
+                signal();
+            }
+        }
+        return true;
+    }
+
+    /**
+     * Whether an awake worker will come back to the queue by itself: one between tasks (taking, spinning, or woken
+     * and not yet running), or one in a task whose thread is runnable (a long task, or one only waiting for a CPU).
+     * Then only a longer stall adds a worker; one blocked in its task (waiting, parked, sleeping) does not count.
+     * Owner only, and only when the queue has stalled.
+     */
+    private boolean anyAwakeComing() {
+        int n = started;
+        for (int i = 0; i < n; i++) {
+            Worker w = workers[i];
+            if (w != null && w.state == ACTIVE && w.thread != null
+                    && (!(boolean) IN_TASK.getOpaque(w) || w.thread.getState() == Thread.State.RUNNABLE)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    @Override
+    long stallNanos() {
+        return STALL_NANOS;
     }
 
     /**
@@ -234,6 +345,7 @@ final class WorkerPool extends TaskDispatch {
             Worker w = workers[id - 1];
             long below = (top & 0xFFFF_FFFF_0000_0000L) | w.idleNext;
             if (IDLE.compareAndSet(this, top, below)) {
+                AWAKE.getAndAdd(this, 1);
                 w.state = ACTIVE;
                 LockSupport.unpark(w.thread);
                 return true;
@@ -261,9 +373,11 @@ final class WorkerPool extends TaskDispatch {
                 if (shutdown) {
                     workerGone();
                 } else {
+                    AWAKE.getAndAdd(this, 1); // a new worker starts awake, looking at the queue
                     try {
                         startWorker(n);
                     } catch (Throwable e) {
+                        AWAKE.getAndAdd(this, -1);
                         workerGone();
                         throw e;
                     }
@@ -299,10 +413,13 @@ final class WorkerPool extends TaskDispatch {
     private void work(Worker w) {
         try {
             for (ScheduledTimer<?> t; (t = take(w)) != null; ) {
+                IN_TASK.setOpaque(w, true);
                 runTask(t);
+                IN_TASK.setOpaque(w, false);
             }
         } finally {
             w.state = EXITED;
+            AWAKE.getAndAdd(this, -1);
             workerGone();
         }
     }
@@ -322,7 +439,7 @@ final class WorkerPool extends TaskDispatch {
             }
             if (n != null) {
                 if (!queue.isEmpty()) {
-                    signal(); // more waiting, and this worker is about to be busy: recruit one unless one looks
+                    signal(awakeCap); // more waiting, and this worker is about to be busy: recruit one, within the cap
                 }
                 return (ScheduledTimer<?>) n;
             }
@@ -393,6 +510,7 @@ final class WorkerPool extends TaskDispatch {
     /** PARKED, then onto the idle stack (a CAS that counts pushes, against ABA). */
     void pushIdle(Worker w) {
         w.state = PARKED;
+        AWAKE.getAndAdd(this, -1); // before the push: a waker's pop adds it back after
         for (;;) {
             long top = idle;
             w.idleNext = (int) top;
@@ -520,8 +638,14 @@ final class WorkerPool extends TaskDispatch {
         int n = started;
         Worker w = new Worker(this, n + 1);
         workers[n] = w;
+        AWAKE.getAndAdd(this, 1);
         started = n + 1;
         return w;
+    }
+
+    /** @return times the watchdog woke a worker past the cap (tests) */
+    long stalls() {
+        return stalls.sum();
     }
 
     /** Makes the calling test actor the spinner (jcstress: the spinner's own park). */

@@ -254,4 +254,34 @@ class WorkerPoolTest {
         producer.join(30_000);
         assertTrue(timer.awaitTermination(30, TimeUnit.SECONDS));
     }
+
+    /**
+     * The owner's batches wake workers only up to the pool's awake cap (max(1, CPUs - 1)); a timer queued behind a
+     * task that blocks while the cap is reached is still run by another worker, which the owner's watchdog wakes once
+     * the queue has not moved for WorkerPool.STALL_NANOS. Both timers go through the owner (1 ns: not due now).
+     */
+    @Test
+    void aTimerQueuedBehindABlockedTaskRunsOnAnotherWorkerPastTheCap() throws Exception {
+        WheelTimer timer = WheelTimer.builder().workerThreads(4).build();
+        CountDownLatch blocked = new CountDownLatch(1);
+        CountDownLatch release = new CountDownLatch(1);
+        try {
+            ScheduledFuture<?> a = timer.schedule(() -> {
+                blocked.countDown();
+                ScheduledExecutorContractTest.awaitUninterruptibly(release);
+            }, 1, TimeUnit.NANOSECONDS);
+            assertTrue(blocked.await(30, TimeUnit.SECONDS), "the blocking task started");
+            ScheduledFuture<Thread> b = timer.schedule(Thread::currentThread, 1, TimeUnit.NANOSECONDS);
+            Thread ranOn = b.get(30, TimeUnit.SECONDS);
+            assertFalse(a.isDone(), "the first task is still blocked while the second ran");
+            assertTrue(ranOn != null);
+            if (timer.pool().awakeCap == 1) {
+                assertTrue(timer.pool().stalls() >= 1, "with one awake worker allowed, the watchdog woke the second");
+            }
+        } finally {
+            release.countDown();
+            timer.shutdown();
+            assertTrue(timer.awaitTermination(30, TimeUnit.SECONDS));
+        }
+    }
 }
