@@ -73,18 +73,22 @@ import java.util.function.BiConsumer;
  * worker pool: by default the timer's own pool, or an {@link Executor} you supply, or (opt-in, for tiny tasks) the
  * owner thread itself. The own pool takes no lock and allocates nothing per task: the owner chains a step's due
  * timers through the timers themselves and pushes the chain to the pool's queue in one atomic swap, waking at most
- * one parked worker for it; a worker that takes a timer and leaves more queued wakes one more unless one is already
- * looking; at most one idle worker spins, briefly, and the rest park. Work due now ({@code execute},
+ * one parked worker for it (none if a worker is spinning or max(1, CPUs - 1) are awake); a worker that takes a
+ * timer and leaves more queued wakes one more within the same limit; at most one idle worker spins, briefly, and
+ * the rest park. Work due now ({@code execute},
  * {@code submit}, a delay of zero or less) goes from its producer straight to that queue, never through the owner.
  * If your executor rejects a timer, its future completes exceptionally with the rejection.
  *
  * <p>When nothing is due the owner parks until the wheel's next event, not every tick, so an idle timer costs
  * next to no CPU. A producer whose deadline precedes the owner's planned wake-up wakes it.
  *
- * <p><b>Blocked workers.</b> If every worker is busy, due tasks wait in the pool's queue in the order the owner
- * handed them out. The owner keeps time regardless (its lag stays 0), but each task starts late by as long as it
- * waits for a worker, without bound if tasks block for good; until it starts, {@code cancel} still wins. Give
- * blocking tasks their own executor or enough workers.
+ * <p><b>Blocked workers.</b> The own pool wakes workers for the owner's batches up to max(1, CPUs - 1) awake at
+ * once (more runnable threads than cores only slow the owner); a task due now always gets an idle worker. If the
+ * awake workers block in their tasks, the owner's watchdog adds one more within about 100 µs of the queue not
+ * moving (10 ms if they are runnable, i.e. busy computing or waiting for a CPU). If every worker of the pool is busy,
+ * due tasks wait in the pool's queue in the order they were handed out. The owner keeps time regardless (its lag
+ * stays 0), but each task starts late by as long as it waits for a worker, without bound if tasks block for good;
+ * until it starts, {@code cancel} still wins. Give blocking tasks their own executor or enough workers.
  *
  * <h2>Concurrency</h2>
  * The races (fire vs cancel, lost wake-ups, schedule vs shutdown) are decided by CAS on the timer's state (see

@@ -33,8 +33,11 @@ import java.util.function.Consumer;
  * ({@link #idle}). So no idle thread polls a line that others write per hand-off, except that one spinner, briefly.
  * A producer, after its push, wakes nobody if a worker is spinning (the spinner will see the push), else pops one
  * parked worker and unparks it, else starts one more worker if the pool is not full (all started workers are busy).
- * A worker that takes a timer and sees more queued does the same, so a burst spreads over the pool as long as each
- * newly woken worker finds work, and stops spreading as soon as one does not.
+ * For the owner's batches, and for a worker that takes a timer and sees more queued, the same holds only while fewer
+ * than {@link #awakeCap} workers are awake (max(1, CPUs - 1)): past the cores, each runnable worker only takes CPU
+ * from the owner. Work due now is not capped: as the JDK's pool does, it wakes an idle worker whenever none is
+ * spinning, so a task that waits for one it submitted finds it run. Past the cap, the owner's watchdog
+ * ({@link #watch}) adds a worker when the queue stalls behind blocked tasks.
  *
  * <h2>The wake-up handshake</h2>
  * A parking worker marks itself PARKED, pushes itself on the idle stack (an atomic), then looks at the queue
