@@ -237,6 +237,11 @@ abstract class CommandPort extends AbstractExecutorService {
         wakeNow();
     }
 
+    /** The pool held a wake-up back for a task due now: wake (or start) the owner, whose watchdog then looks. */
+    final void nudgeOwner() {
+        wakeNow();
+    }
+
     /** Wakes (or starts) the owner unless it is awake already; only the CAS winner unparks. */
     private void wakeNow() {
         long planned = wakeupTick;

@@ -149,6 +149,9 @@ public final class WheelTimer extends CommandPort implements ScheduledExecutorSe
                     name + "-worker");
         }
         this.poolQueuesHandOffs = dispatch.takesWorkDueNow();
+        if (dispatch instanceof WorkerPool) {
+            ((WorkerPool) dispatch).ownerNudge = this::nudgeOwner; // before the timer is published
+        }
         this.loop = new OwnerLoop(this, dispatch, TickClock.levelBitsFor(b.tickNanos, b.levelBits), b.batch,
                 b.stepHook);
     }

@@ -126,6 +126,11 @@ final class WorkerPool extends TaskDispatch {
      * when the queue stalls behind blocked or slow tasks. Final.
      */
     final int awakeCap;
+    /**
+     * Wakes the owner thread (so that its watchdog runs), for a task due now whose wake-up the cap held back. Set by
+     * the timer once, before the timer is published; null for a test's pool. Plain: published with the timer.
+     */
+    Runnable ownerNudge;
     /** The watchdog's last look: the head it saw and when (owner thread only, plain). */
     private TimingWheel.Node watchedHead;
     private long watchedSinceNanos;
@@ -244,14 +249,24 @@ final class WorkerPool extends TaskDispatch {
     }
 
     /**
-     * Any thread: a timer due now (already DISPATCHED), pushed straight to the workers, with an uncapped signal: as
-     * the JDK's pool gives a submitted task an idle thread, so that a task that waits for another it submitted
-     * never waits for a worker that could run it.
+     * Any thread: a timer due now (already DISPATCHED), pushed straight to the workers, with the capped signal. If
+     * the cap held the wake-up back (every awake worker may be blocked, say in a task that waits for this one), the
+     * owner is nudged awake so that its watchdog looks at the queue within {@link #STALL_NANOS}: a task that waits
+     * for another it submitted never waits for a worker that could run it.
      */
     @Override
     void submitNow(ScheduledTimer<?> t) {
         queue.push(t);
-        signal();
+        if (!signal(awakeCap)) {
+            nudgeOwner();
+        }
+    }
+
+    private void nudgeOwner() {
+        Runnable nudge = ownerNudge;
+        if (nudge != null) {
+            nudge.run();
+        }
     }
 
     /** {@link #signal(int)} with no cap but the pool's size. */
@@ -263,18 +278,26 @@ final class WorkerPool extends TaskDispatch {
      * After a push (by a producer) or a take that left work queued (by a worker): unless a worker is spinning, or
      * {@code cap} workers are awake already, wake a parked one; if none is parked and the pool is not full, start
      * one (every started worker is busy).
+     *
+     * @return whether a worker is spinning, was woken or is being started (false: the cap held it back, or the pool
+     *         is full and every worker awake)
      */
-    void signal(int cap) {
-        if (spinning != 0 || (cap != Integer.MAX_VALUE && awake >= cap)) {
-            return;
+    boolean signal(int cap) {
+        if (spinning != 0) {
+            return true;
+        }
+        if (cap != Integer.MAX_VALUE && awake >= cap) {
+            return false;
         }
         if (wakeOne()) {
             unparks.increment(); // counted here only: not a parker waking itself, nor shutdown's wake-all
-            return;
+            return true;
         }
         if (started < workers.length) {
             tryStartWorker();
+            return true;
         }
+        return false;
     }
 
     /**
@@ -441,8 +464,10 @@ final class WorkerPool extends TaskDispatch {
                 continue;
             }
             if (n != null) {
-                if (!queue.isEmpty()) {
-                    signal(awakeCap); // more waiting, and this worker is about to be busy: recruit one, within the cap
+                if (!queue.isEmpty() && !signal(awakeCap)) {
+                    // More waiting, and this worker is about to be busy; the cap held the recruit back: the owner's
+                    // watchdog looks instead, in case the awake workers (this one included) block.
+                    nudgeOwner();
                 }
                 return (ScheduledTimer<?>) n;
             }

@@ -57,7 +57,9 @@ class WorkerPoolTest {
             }
             assertTrue(ranOn.size() <= 3, "at most the pool's 3 workers ran tasks: " + ranOn);
             assertFalse(ranOn.contains(threads.owner()), "no task ran on the owner");
-            assertEquals(4, threads.created.size(), "the owner and 3 workers, no more: " + threads.created);
+            // Workers start on demand within the awake cap (max(1, CPUs - 1)): at least one, never past the pool.
+            assertTrue(threads.created.size() >= 2 && threads.created.size() <= 4,
+                    "the owner and 1 to 3 workers: " + threads.created);
         }
         assertTrue(threads.uncaught.isEmpty(), () -> "nothing escaped: " + threads.uncaught);
     }
