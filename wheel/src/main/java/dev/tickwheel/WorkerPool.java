@@ -76,6 +76,9 @@ final class WorkerPool extends TaskDispatch {
     /** Exited (shutdown, or an Error escaped its loop): never woken. */
     static final int EXITED = 3;
 
+    /** The pool whose worker the current thread is (set by each worker for its own thread), else null. */
+    private static final ThreadLocal<WorkerPool> CURRENT = new ThreadLocal<>();
+
     private static final VarHandle SPINNING;
     private static final VarHandle IDLE;
     private static final VarHandle STARTING;
@@ -249,22 +252,28 @@ final class WorkerPool extends TaskDispatch {
     }
 
     /**
-     * Any thread: a timer due now (already DISPATCHED), pushed straight to the workers, with the capped signal. If
-     * the cap held the wake-up back (every awake worker may be blocked, say in a task that waits for this one), the
-     * owner is nudged awake so that its watchdog looks at the queue within {@link #STALL_NANOS}: a task that waits
-     * for another it submitted never waits for a worker that could run it.
+     * Any thread: a timer due now (already DISPATCHED), pushed straight to the workers. From a thread outside the
+     * pool, with the capped signal; if the cap held the wake-up back (the awake workers may all be blocked), the
+     * owner is nudged awake so that its watchdog looks at the queue within {@link #STALL_NANOS}. From one of the
+     * pool's own tasks, uncapped (see below).
      */
     @Override
     void submitNow(ScheduledTimer<?> t) {
         queue.push(t);
-        if (!signal(awakeCap)) {
+        if (CURRENT.get() == this) {
+            // From one of this pool's own tasks: uncapped, as the JDK's pool gives a submitted task an idle thread.
+            // The submitting task may wait for this one; and a chain of async steps then hands over, with no owner
+            // in between, to a spinner or a woken worker.
+            signal();
+        } else if (!signal(awakeCap)) {
             nudgeOwner();
         }
     }
 
+    /** The cap held a wake-up back: if the pool could still add a worker, have the owner's watchdog look. */
     private void nudgeOwner() {
         Runnable nudge = ownerNudge;
-        if (nudge != null) {
+        if (nudge != null && ((int) idle != 0 || started < workers.length)) {
             nudge.run();
         }
     }
@@ -437,6 +446,7 @@ final class WorkerPool extends TaskDispatch {
     // ---- worker side ----
 
     private void work(Worker w) {
+        CURRENT.set(this);
         try {
             for (ScheduledTimer<?> t; (t = take(w)) != null; ) {
                 IN_TASK.setOpaque(w, true);
@@ -674,6 +684,27 @@ final class WorkerPool extends TaskDispatch {
     /** @return times the watchdog woke a worker past the cap (tests) */
     long stalls() {
         return stalls.sum();
+    }
+
+    /**
+     * jcstress only ({@code BrokenHandOffVsCappedPark}): a park announcement that takes itself off the awake count
+     * only after its second look, to show why {@link #pushIdle} counts first. Never called by the library.
+     */
+    boolean announceParkCountingLate(Worker w) {
+        w.state = PARKED;
+        for (;;) {
+            long top = idle;
+            w.idleNext = (int) top;
+            if (IDLE.compareAndSet(this, top, ((top >>> 32) + 1) << 32 | w.id)) {
+                break;
+            }
+        }
+        boolean work = !queue.isEmpty() || shutdown;
+        AWAKE.getAndAdd(this, -1);
+        if (work) {
+            wakeOne();
+        }
+        return w.state == PARKED;
     }
 
     /** Makes the calling test actor the spinner (jcstress: the spinner's own park). */
