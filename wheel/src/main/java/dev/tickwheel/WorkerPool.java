@@ -33,11 +33,13 @@ import java.util.function.Consumer;
  * ({@link #idle}). So no idle thread polls a line that others write per hand-off, except that one spinner, briefly.
  * A producer, after its push, wakes nobody if a worker is spinning (the spinner will see the push), else pops one
  * parked worker and unparks it, else starts one more worker if the pool is not full (all started workers are busy).
- * For the owner's batches, and for a worker that takes a timer and sees more queued, the same holds only while fewer
- * than {@link #awakeCap} workers are awake (max(1, CPUs - 1)): past the cores, each runnable worker only takes CPU
- * from the owner. Work due now is not capped: as the JDK's pool does, it wakes an idle worker whenever none is
- * spinning, so a task that waits for one it submitted finds it run. Past the cap, the owner's watchdog
- * ({@link #watch}) adds a worker when the queue stalls behind blocked tasks.
+ * For the owner's batches, for work due now submitted from outside the pool, and for a worker that takes a timer and
+ * sees more queued, the same holds only while fewer than {@link #awakeCap} workers are awake (max(1, CPUs - 1)):
+ * past the cores, each runnable worker only takes CPU from the owner. Past the cap, the owner's watchdog
+ * ({@link #watch}) adds a worker when the queue stalls behind blocked tasks; a capped push from outside the owner
+ * nudges the owner awake for it. Work due now submitted from one of the pool's own tasks is not capped: as the JDK's
+ * pool does, it wakes an idle worker whenever none is spinning, so a task that waits for one it submitted finds it
+ * run at once.
  *
  * <h2>The wake-up handshake</h2>
  * A parking worker marks itself PARKED, pushes itself on the idle stack (an atomic), then looks at the queue
