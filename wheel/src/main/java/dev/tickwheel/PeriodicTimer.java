@@ -162,7 +162,9 @@ final class PeriodicTimer extends ScheduledTimer<Void> {
      */
     private void releaseIfLastRun() {
         if ((word() & LAST_RUN) != 0) {
-            timer().termination.release();
+            Termination termination = timer().termination;
+            termination.markedRuns.remove(this);
+            termination.release();
         }
     }
 
@@ -289,10 +291,12 @@ final class PeriodicTimer extends ScheduledTimer<Void> {
                 if ((s & LAST_RUN) != 0) {
                     return -1; // marked by another shutdown() caller
                 }
+                termination.markedRuns.add(this);
                 termination.hold();
                 if (casWord(s, s | LAST_RUN)) {
                     return -1;
                 }
+                termination.markedRuns.remove(this);
                 termination.release(); // not marked (the run ended, or a cancel won): look again
                 continue;
             }

@@ -45,6 +45,18 @@ final class Termination {
     private volatile int holds;
     /** Monitor for awaitTermination's wait on {@link #holds}: only termination waits block on it, never a timer. */
     private final Object holdsLock = new Object();
+    /**
+     * The periodic timers whose run a {@code shutdown()} marked and whose runner has not yet ended them: so that
+     * {@code close()} from inside such a run (on a user executor's thread, after a cancel took the timer out of the
+     * timer's registry) knows it is on a timer thread and does not wait for itself. Added before the marking CAS,
+     * removed when the hold is given back; any thread. Shutdown only: empty otherwise.
+     */
+    final java.util.Set<PeriodicTimer> markedRuns = java.util.concurrent.ConcurrentHashMap.newKeySet();
+    /**
+     * Set once termination has been seen (isTerminated, awaitTermination): it stays seen, as the JDK's executors'
+     * termination does, although a later {@code shutdown()} call takes a hold of its own. sv once; lv.
+     */
+    private volatile boolean terminationSeen;
 
     private final CountDownLatch ownerExited = new CountDownLatch(1);
     /** Set (sv) once the owner has exited, after which no thread polls the queues except the shutdownNow winner. */
@@ -132,10 +144,39 @@ final class Termination {
     }
 
     boolean isTerminated(TaskDispatch dispatch) {
-        return ownerDone && holds == 0 && dispatch.isTerminated();
+        if (terminationSeen) {
+            return true;
+        }
+        boolean t = ownerDone && holds == 0 && dispatch.isTerminated();
+        if (t) {
+            terminationSeen = true;
+        }
+        return t;
+    }
+
+    /** @return whether {@code me} runs one of the periodic runs a shutdown marked (see {@link #markedRuns}) */
+    boolean runsMarkedRun(Thread me) {
+        for (PeriodicTimer t : markedRuns) {
+            if (t.runnerThread() == me) {
+                return true;
+            }
+        }
+        return false;
     }
 
     boolean awaitTermination(long timeout, TimeUnit unit, TaskDispatch dispatch) throws InterruptedException {
+        if (terminationSeen) {
+            return true;
+        }
+        boolean t = awaitTerminationOnce(timeout, unit, dispatch);
+        if (t) {
+            terminationSeen = true;
+        }
+        return t;
+    }
+
+    private boolean awaitTerminationOnce(long timeout, TimeUnit unit, TaskDispatch dispatch)
+            throws InterruptedException {
         long nanos = unit.toNanos(timeout);
         long deadline = System.nanoTime() + nanos;
         if (!ownerExited.await(nanos, TimeUnit.NANOSECONDS)) {

@@ -355,7 +355,8 @@ public final class WheelTimer extends CommandPort implements ScheduledExecutorSe
     @Override
     public void close() {
         Thread me = Thread.currentThread();
-        termination.close(this, dispatch, me == owner || dispatch.isPoolThread(me) || runsPeriodicTask(me));
+        termination.close(this, dispatch, me == owner || dispatch.isPoolThread(me) || runsPeriodicTask(me)
+                || termination.runsMarkedRun(me));
     }
 
     /**

@@ -264,4 +264,68 @@ class ShutdownKeepsItsWordTest {
         assertTrue(f.isCancelled());
         assertEquals(0, w.metrics().pending());
     }
+
+    /**
+     * A third reader's finding: close() from inside a periodic run on a user executor, after shutdown() marked that
+     * run and a cancel took the timer out of the timer's registry, waited for itself (termination waits for the
+     * marked run, which only this thread can end). It must return, as close() from a timer thread does.
+     */
+    @Test
+    void closeFromAMarkedRunCancelledMeanwhileDoesNotWaitForItself() throws Exception {
+        java.util.concurrent.ExecutorService executor = java.util.concurrent.Executors.newSingleThreadExecutor();
+        WheelTimer timer = WheelTimer.builder().executor(executor).build();
+        CountDownLatch running = new CountDownLatch(1);
+        CountDownLatch marked = new CountDownLatch(1);
+        CountDownLatch closed = new CountDownLatch(1);
+        java.util.concurrent.atomic.AtomicReference<ScheduledFuture<?>> self =
+                new java.util.concurrent.atomic.AtomicReference<>();
+        try {
+            self.set(timer.scheduleAtFixedRate(() -> {
+                running.countDown();
+                ScheduledExecutorContractTest.awaitUninterruptibly(marked);
+                self.get().cancel(false); // out of the registry, still running, still marked
+                timer.close(); // from inside the run: must not wait for itself
+                closed.countDown();
+            }, 0, 1, java.util.concurrent.TimeUnit.HOURS));
+            assertTrue(running.await(30, SECONDS), "the periodic run started");
+            timer.shutdown(); // marks the run in progress
+            marked.countDown();
+            assertTrue(closed.await(30, SECONDS), "close() from the marked, cancelled run returned");
+            assertTrue(timer.awaitTermination(30, SECONDS));
+        } finally {
+            marked.countDown();
+            executor.shutdownNow();
+        }
+    }
+
+    /** A third reader's finding: termination, once seen, stays seen, though a later shutdown() takes a hold. */
+    @Test
+    void terminationOnceSeenStaysSeenAcrossALaterShutdown() throws Exception {
+        WheelTimer timer = WheelTimer.create();
+        timer.schedule(() -> { }, 1, MILLISECONDS).get(30, SECONDS);
+        timer.shutdown();
+        assertTrue(timer.awaitTermination(30, SECONDS));
+        assertTrue(timer.isTerminated());
+        java.util.concurrent.atomic.AtomicBoolean stop = new java.util.concurrent.atomic.AtomicBoolean();
+        Thread shutter = new Thread(() -> {
+            while (!stop.get()) {
+                timer.shutdown(); // each call takes and gives back a hold of its own
+            }
+        }, "repeated-shutdown");
+        shutter.start();
+        int falses = 0;
+        try {
+            for (int i = 0; i < 200_000; i++) {
+                if (!timer.isTerminated()) {
+                    falses++;
+                }
+            }
+        } finally {
+            stop.set(true);
+            shutter.join(30_000);
+        }
+        assertEquals(0, falses, "isTerminated() read false after termination, while shutdown() ran beside it");
+        timer.close();
+        assertTrue(timer.isTerminated());
+    }
 }
