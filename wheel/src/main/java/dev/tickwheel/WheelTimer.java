@@ -281,7 +281,9 @@ public final class WheelTimer extends CommandPort implements ScheduledExecutorSe
      * timer). Periodic timers end before this returns: no run of theirs starts afterwards, and each future not in a
      * run reads cancelled. A periodic timer whose run is in progress reads not done until that run returns, then
      * cancelled (a {@code cancel} meanwhile returns true and reads cancelled at once); termination waits for that run,
-     * wherever it runs. Returns without waiting for the one-shots or the runs; use {@link #awaitTermination} to wait.
+     * wherever it runs (this call's marking does; after {@code shutdownNow} alone, a run already handed to your
+     * executor is that executor's to finish). Termination, once reached, stays reached. Returns without waiting for
+     * the one-shots or the runs; use {@link #awaitTermination} to wait.
      */
     @Override
     public void shutdown() {
