@@ -35,6 +35,9 @@ class StressSuiteTest {
 
     /** Every race test the build must run. Add a new test here when you add it to the suite. */
     static final Set<String> RACE_TESTS = Set.of(
+            "dev.tickwheel.HandOffVsStandbyPark",
+            "dev.tickwheel.ReadyAtVsStandbyArm",
+            "dev.tickwheel.StandbyStepVsOwnerStep",
             "dev.tickwheel.CancelVsFire",
             "dev.tickwheel.CancelVsCancel",
             "dev.tickwheel.CancelVsStartDrain",
@@ -68,6 +71,8 @@ class StressSuiteTest {
 
     /** Deliberately broken variants: in the jar, never in the CI run. */
     static final Set<String> BROKEN_TESTS = Set.of("dev.tickwheel.BrokenCancelVsFire",
+            "dev.tickwheel.BrokenHandOffVsStandbyPark", "dev.tickwheel.BrokenReadyAtVsStandbyArm",
+            "dev.tickwheel.BrokenStandbyStepVsOwnerStep",
             "dev.tickwheel.BrokenHandOffVsPark", "dev.tickwheel.BrokenHandOffVsSpinnerPark",
             "dev.tickwheel.BrokenHandOffVsCappedPark",
             "dev.tickwheel.BrokenTakeVsHandBack", "dev.tickwheel.BrokenExecuteVsShutdownNow",

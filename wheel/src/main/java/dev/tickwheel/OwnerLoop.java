@@ -1,5 +1,7 @@
 package dev.tickwheel;
 
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
@@ -14,20 +16,46 @@ import org.jctools.queues.MessagePassingQueue;
  * and hands out what expired; between steps the owner parks until the wheel's next event. At shutdownNow it
  * collects every timer not started for the caller; if its own loop fails, it fails them all.
  *
- * <p>Single-threaded: every field here is read and written by the owner thread only (plain), or by the one thread
- * that stands in for it (a test stepping a manual-drive timer; the {@code shutdownNow} caller once the owner has
- * exited or never started). The handshakes with producers are the {@link CommandPort}'s.
+ * <p>Single-threaded: every field here is read and written by one thread at a time (plain): the owner thread, or
+ * the one thread that stands in for it (a test stepping a manual-drive timer; the {@code shutdownNow} caller once
+ * the owner has exited or never started; a pool worker standing by for the next due timer, see below). The
+ * handshakes with producers are the {@link CommandPort}'s.
+ *
+ * <p><b>The step token.</b> With the own pool, one idle worker stands by for the next due timer: it parks until
+ * that timer's tick, as the owner does, and whichever of the two runs first steps the loop. If it is the worker,
+ * it takes the first due timer itself, so a timer that fires while the pool is idle waits for one thread's wake-up,
+ * not two in turn (the owner's, then a worker's). The owner holds {@link #stepping} from its wake-up to its next
+ * park and releases it just before it parks; the standby only tries it (one CAS) while the owner is parked with a
+ * plan and the timer is running, and only for a plain step: never the shutdown, shutdownNow or failure paths,
+ * which stay the owner's. The token's CAS and release store order every plain field here (and the wheel, the due
+ * buffer, the command queues' consumer side, the pool's batch chain) between the two threads.
  *
  * <p>Tests drive it directly: {@link #of(WheelTimer)} finds a timer's loop, {@link #step()} and
  * {@link #planPark()} run the owner's decisions on the calling thread, and {@link #wheel()} shows its wheel.
  */
-final class OwnerLoop {
+final class OwnerLoop implements WorkerPool.StandbyHost {
 
     /**
      * The longest the owner backs off, once yielding has not helped, while a producer sits between its queue index
      * claim and its element store: short, since the owner keeps every other timer waiting meanwhile.
      */
     static final long MID_OFFER_BACKOFF_NANOS = TimeUnit.MICROSECONDS.toNanos(50);
+    /** The most timers the owner looks at to find the next due tick for the standby worker (see planReady). */
+    static final int READY_SCAN = 64;
+    /** How long past the first due tick the owner parks while a worker stands by for it: the backup's delay. */
+    static final long STANDBY_BACKUP_NANOS = TimeUnit.MICROSECONDS.toNanos(100);
+    /** How long the owner backs off, after a short spin, while a standby worker's step holds the token. */
+    static final long TOKEN_BACKOFF_NANOS = TimeUnit.MICROSECONDS.toNanos(20);
+
+    private static final VarHandle STEPPING;
+
+    static {
+        try {
+            STEPPING = MethodHandles.lookup().findVarHandle(OwnerLoop.class, "stepping", int.class);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
 
     private final CommandPort port;
     private final TickClock clock;
@@ -49,6 +77,22 @@ final class OwnerLoop {
     private boolean poolBacklog;
     /** Consecutive park plans abandoned because a producer was between its index claim and element store. */
     private int midOfferPlans;
+    /**
+     * The step token: 1 while a thread steps this loop. cas 0 -&gt; 1 to take it (acquire: everything the last holder
+     * wrote is visible), release store of 0 to give it back. The owner takes it at its start and after each park and
+     * gives it back before it parks; a standby worker tries it once per due tick.
+     */
+    private volatile int stepping;
+    /** Whether the current step is a standby worker's (the token holder's, plain). */
+    private boolean byStandby;
+    /** How long past its due tick the owner parks, as the standby's backup (0: no standby). Token holder's, plain. */
+    private long backupNanos;
+    /** When the parked owner wakes by itself, on the clock's elapsed nanos (token holder's, plain). */
+    private long ownerWakeAtNanos = Long.MAX_VALUE;
+    /** The due tick last told to the dispatch (token holder's, plain). */
+    private long readyTick = Long.MAX_VALUE;
+    /** A throwable that escaped a standby's step: the owner throws it from its next step (sv by the standby, lv). */
+    private volatile Throwable standbyFailure;
     private final MessagePassingQueue.Consumer<ScheduledTimer<?>> starter = this::start;
     private final MessagePassingQueue.Consumer<ScheduledTimer<?>> reaper = this::reap;
     private final Consumer<ScheduledTimer<?>> expirer = this::expire;
@@ -71,6 +115,7 @@ final class OwnerLoop {
     /** The owner thread's body: step, and park when nothing is left to do, until the timer terminates. */
     void run() {
         try {
+            takeToken(); // never given back once the loop ends or fails: no standby steps after that
             while (!port.termination.ownerDone()) {
                 boolean more = step();
                 if (!more && !port.termination.ownerDone()) {
@@ -93,15 +138,25 @@ final class OwnerLoop {
      * @return whether work is left over (a full batch was drained or expired), so the owner must not park
      */
     boolean step() {
+        Throwable failed = standbyFailure;
+        if (failed != null) {
+            standbyFailure = null;
+            throw new IllegalStateException("a step run by a standing-by worker failed", failed);
+        }
         if (port.termination.ownerDone()) {
             return false;
         }
         int rs = port.runState();
         if (rs >= CommandPort.STOP) {
-            stopNow();
+            if (!byStandby) {
+                stopNow();
+            }
             return false;
         }
         if (rs == CommandPort.SHUTDOWN) {
+            if (byStandby) {
+                return false; // shutdown's steps are the owner's
+            }
             shutdownSeen = true; // shutdown() itself ended the periodic timers; their cancel commands unlink them
         }
         if (stepHook != null) {
@@ -124,7 +179,7 @@ final class OwnerLoop {
         if (port.termination.ownerDone()) {
             return false; // a task run on this thread called shutdownNow
         }
-        if (rs == CommandPort.SHUTDOWN && wheel.isEmpty() && port.starts.isEmpty()) {
+        if (rs == CommandPort.SHUTDOWN && !byStandby && wheel.isEmpty() && port.starts.isEmpty()) {
             port.termination.exit(null, dispatch);
             return false;
         }
@@ -253,7 +308,7 @@ final class OwnerLoop {
             if (fired != before) {
                 // One push and at most one wake-up per batch, not per timer; on shutdownNow (the early return
                 // above) the partial chain is still pushed, for the hand-back to take, and wakes nobody.
-                dispatch.afterBatch(port.runState() >= CommandPort.STOP);
+                dispatch.afterBatch(port.runState() >= CommandPort.STOP, byStandby);
             }
         }
     }
@@ -300,22 +355,105 @@ final class OwnerLoop {
         }
     }
 
-    /** Plans a park until the next event, re-checks the queues (the Dekker handshake), then parks. */
+    /**
+     * Plans a park until the next event, re-checks the queues (the Dekker handshake), then parks, giving the step
+     * token back for the park (a standby worker may step meanwhile) and taking it again after.
+     */
     private void park() {
         long planned = planPark();
         if (planned == CommandPort.AWAKE) {
             return;
         }
-        if (planned == CommandPort.NO_EVENT) {
-            LockSupport.park(this);
-        } else {
-            long nanos = clock.nanosUntilTick(planned);
-            if (nanos > 0) {
-                LockSupport.parkNanos(this, nanos);
+        STEPPING.setRelease(this, 0);
+        try {
+            if (planned == CommandPort.NO_EVENT) {
+                LockSupport.park(this);
+            } else {
+                long nanos = clock.nanosUntilTick(planned) + backupNanos;
+                ownerWakeAtNanos = clock.elapsedNanos() + nanos;
+                if (nanos > 0) {
+                    LockSupport.parkNanos(this, nanos);
+                }
+            }
+            port.withdrawPlan();
+        } finally {
+            takeToken();
+        }
+        Thread.interrupted(); // shutdownNow signals through runState; a stray interrupt must not spin the park
+    }
+
+    /** Owner: takes the step token, waiting out a standby's step (bounded: one batch) if one holds it. */
+    private void takeToken() {
+        for (int spins = 0; !STEPPING.compareAndSet(this, 0, 1); spins++) {
+            if (spins < 256) {
+                Thread.onSpinWait();
+            } else {
+                // The standby was descheduled mid-step: do not take the CPU it needs to finish.
+                LockSupport.parkNanos(this, TOKEN_BACKOFF_NANOS);
             }
         }
-        port.withdrawPlan();
-        Thread.interrupted(); // shutdownNow signals through runState; a stray interrupt must not spin the park
+    }
+
+    /**
+     * A worker standing by for the next due timer, at its tick: one step of the owner's loop, if the owner is parked
+     * with a plan, the timer is running, and nobody holds the token. The owner still wakes at its planned tick and
+     * finds the work done. Never the shutdown, shutdownNow or failure paths: those stay the owner's. A throwable
+     * that escapes the step is handed to the owner, whose loop then fails with it.
+     *
+     * @return whether this thread stepped the loop
+     */
+    @Override
+    public boolean standbyStep() {
+        if (port.isAwake() || port.runState() != CommandPort.ACTIVE || stepping != 0
+                || !STEPPING.compareAndSet(this, 0, 1)) {
+            return false;
+        }
+        try {
+            return stepAsStandby();
+        } finally {
+            STEPPING.setRelease(this, 0);
+        }
+    }
+
+    /** The standby's step, the token held. */
+    private boolean stepAsStandby() {
+        try {
+            if (port.runState() != CommandPort.ACTIVE || port.termination.ownerDone()) {
+                return false;
+            }
+            byStandby = true;
+            step();
+            planReady(clock.tickNow());
+            // The owner parks until past the tick this worker just served; if the next due timer comes before the
+            // owner would wake, have the owner plan again: this worker may be held by the task it takes now.
+            if (readyTick != Long.MAX_VALUE
+                    && clock.nanosUntilTick(readyTick) < ownerWakeAtNanos - clock.elapsedNanos()) {
+                port.nudgeOwner();
+            }
+            return true;
+        } catch (Throwable e) {
+            standbyFailure = e;
+            port.nudgeOwner();
+            return false;
+        } finally {
+            byStandby = false;
+        }
+    }
+
+    @Override
+    public long nanosUntilTick(long tick) {
+        return clock.nanosUntilTick(tick);
+    }
+
+    /**
+     * Tells the dispatch the tick of the next due timer, for a worker to stand by for it: the wheel's smallest key,
+     * or, when finding it would take more than {@link #READY_SCAN} looks (a crowded slot above level 0), the
+     * earlier cascade tick of that slot (the standby then steps the cascade and stands by again).
+     */
+    private void planReady(long tick) {
+        long next = wheel.minKeyOrNextEvent(READY_SCAN);
+        readyTick = next > tick ? next : Long.MAX_VALUE;
+        dispatch.readyAt(readyTick);
     }
 
     /**
@@ -327,7 +465,15 @@ final class OwnerLoop {
     long planPark() {
         long tick = clock.tickNow();
         stepTick = tick;
-        long planned = wheel.nextEventAtOrBefore(CommandPort.NO_EVENT);
+        // Until the first timer's own tick when a short look finds it, not the cascades before it: the advance at
+        // that tick does them, and the owner wakes once per due timer rather than once per level it passes.
+        long due = wheel.minKeyOrNextEvent(READY_SCAN);
+        long planned = due;
+        // A worker stands by for the first due timer: the owner parks a little past it (backupNanos), so that the
+        // worker, not the owner, usually steps at that tick and runs the timer with one wake-up; the owner is the
+        // backup. The plan producers read stays the due tick.
+        dispatch.readyAt(due > tick && due != CommandPort.NO_EVENT ? due : Long.MAX_VALUE);
+        backupNanos = due > tick && due != CommandPort.NO_EVENT && dispatch.standsBy() ? STANDBY_BACKUP_NANOS : 0L;
         if (reapedLastStep) {
             planned = Math.min(planned, tick + port.reapTicks);
         }
@@ -341,7 +487,7 @@ final class OwnerLoop {
         int started = port.starts.drain(starter, batch);
         boolean midOffer = port.commandsInFlight();
         if (dueCount > 0 || reaped == batch || started == batch || midOffer || port.runState() != rs
-                || wheel.nextEventAtOrBefore(planned) < planned || planned <= tick
+                || wheel.minKeyOrNextEvent(READY_SCAN) < Math.min(due, planned) || planned <= tick
                 || (rs == CommandPort.SHUTDOWN && wheel.isEmpty()) // the drain above may have taken the last work
                 // A shutdown the steps have not acted on yet: its unpark may be used up already, by a park inside
                 // a task on this thread or inside the executor's execute, so the next step must see it now.
@@ -359,6 +505,9 @@ final class OwnerLoop {
                 midOfferPlans = 0;
             }
             return CommandPort.AWAKE;
+        }
+        if (planned != due) {
+            backupNanos = 0L; // woken earlier than the due tick anyway (a reap, the watchdog)
         }
         return planned;
     }
@@ -463,6 +612,31 @@ final class OwnerLoop {
     }
 
     // ---- test seams ----
+
+    /**
+     * jcstress: the owner's wake-up path as {@link #park} runs it after its park (withdraw the plan, take the token),
+     * then one step, then the token given back as before the next park.
+     */
+    boolean ownerWakeStep() {
+        port.withdrawPlan();
+        takeToken();
+        try {
+            return step();
+        } finally {
+            STEPPING.setRelease(this, 0);
+        }
+    }
+
+    /**
+     * jcstress only ({@code BrokenStandbyStepVsOwnerStep}): the standby's step without the token, to show what the
+     * token keeps apart. Never called by the library.
+     */
+    boolean standbyStepWithoutToken() {
+        if (port.isAwake() || port.runState() != CommandPort.ACTIVE) {
+            return false;
+        }
+        return stepAsStandby();
+    }
 
     /** @return whether a producer has woken the owner since its last {@link #planPark()} */
     boolean isAwake() {

@@ -28,6 +28,27 @@ abstract class TaskDispatch {
     }
 
     /**
+     * The owner hands off a batch it stepped as a standing-by worker ({@code selfTaking}): that worker takes the
+     * first timer itself, so a batch of one wakes nobody. Otherwise as {@link #afterBatch(boolean)}.
+     */
+    void afterBatch(boolean stopping, boolean selfTaking) {
+        afterBatch(stopping);
+    }
+
+    /**
+     * Whoever steps the owner's loop (under its step token), as it plans a park: the tick of the next due timer (a
+     * level-0 expiry of the wheel), or {@link Long#MAX_VALUE} if the next event is none or a cascade. The own pool
+     * has a worker stand by for it (see {@code WorkerPool}); other dispatches ignore it.
+     */
+    void readyAt(long tick) {
+    }
+
+    /** @return whether a worker stands by for the tick last given to {@link #readyAt} (the own pool's standby) */
+    boolean standsBy() {
+        return false;
+    }
+
+    /**
      * Whether work due now ({@code execute}, {@code submit}, a delay of zero or less) goes to {@link #submitNow}
      * straight from the producer, instead of through the owner thread like any other timer.
      */

@@ -607,6 +607,36 @@ public final class TimingWheel<N extends TimingWheel.Node> {
     }
 
     /**
+     * The smallest key of any element if finding it takes at most {@code maxScan} looks, else the next event (see
+     * {@link #nextEventAtOrBefore}), which is earlier: at level 0 the next event is that key; above, the earliest
+     * occupied slot holds the smallest key, and it is scanned if it holds at most {@code maxScan} elements. So a
+     * thread that must be awake when the first element is handed out may sleep until the answer. O(maxScan).
+     *
+     * @param maxScan the most elements to look at, at least 0
+     * @return a key no later than {@link #minKey()}; {@link Long#MAX_VALUE} if the wheel is empty
+     */
+    public long minKeyOrNextEvent(int maxScan) {
+        if (occupiedLevels == 0) {
+            return Long.MAX_VALUE;
+        }
+        int level = Long.numberOfTrailingZeros(occupiedLevels);
+        int digit = nextOccupiedDigit(level);
+        if (level == 0) {
+            return slotStart(0, digit);
+        }
+        Sentinel slot = slots[slotBase[level] + digit];
+        long min = Long.MAX_VALUE;
+        int looked = 0;
+        for (Node n = slot.next; n != slot; n = n.next) {
+            if (++looked > maxScan) {
+                return slotStart(level, digit);
+            }
+            min = Math.min(min, n.key);
+        }
+        return min;
+    }
+
+    /**
      * Removes every element, without handing any out; each can be added again. {@link #minAllowedKey()} is kept.
      * O(size).
      */

@@ -154,6 +154,9 @@ public final class WheelTimer extends CommandPort implements ScheduledExecutorSe
         }
         this.loop = new OwnerLoop(this, dispatch, TickClock.levelBitsFor(b.tickNanos, b.levelBits), b.batch,
                 b.stepHook);
+        if (dispatch instanceof WorkerPool && !b.manual) {
+            ((WorkerPool) dispatch).standbyHost = loop; // a worker stands by for the next due timer
+        }
     }
 
     private static WheelTimer build(Builder b) {

@@ -41,6 +41,21 @@ import java.util.function.Consumer;
  * pool does, it wakes an idle worker whenever none is spinning, so a task that waits for one it submitted finds it
  * run at once.
  *
+ * <h2>One worker stands by for the next due timer</h2>
+ * The first worker to go idle while none stands by parks in the {@link #standby} slot instead of on the idle
+ * stack, until the tick of the owner's next due timer ({@link #readyAt}, published by whoever steps the owner's
+ * loop as it plans a park). At that tick it tries to step the owner's loop itself ({@link StandbyHost#standbyStep},
+ * one CAS on the loop's step token, only while the owner is parked) and then takes the first due timer, with no
+ * hand-off wake-up; if the owner stepped first, it is already awake for the owner's push. So a timer that fires
+ * while the pool is idle waits for one thread's wake-up, as with the JDK's leader thread, not for the owner's and
+ * then a worker's in turn. The costs: the standby's timed wake-up at each due tick (counted in {@link #wakeups}),
+ * and an unpark to re-arm it when a plan moves the tick earlier than the one it parked for (also counted). A waker
+ * pops the idle stack first, unless the standby's tick is due within {@link #STALL_NANOS}, then takes the standby.
+ * The standby's handshakes: with a producer as the idle stack's (it takes the slot, then looks at the queue and the
+ * shutdown flag); with {@link #readyAt}, a Dekker pair of its own (the standby stores {@link #armedTick}, then
+ * re-reads {@link #readyTick}; the publisher stores {@code readyTick}, then reads the slot and {@code armedTick},
+ * and unparks the standby if its tick is earlier). jcstress: HandOffVsStandbyPark, ReadyAtVsStandbyArm.
+ *
  * <h2>The wake-up handshake</h2>
  * A parking worker marks itself PARKED, pushes itself on the idle stack (an atomic), then looks at the queue
  * ({@link HandOffQueue#isEmpty}: volatile loads) and the shutdown flag; if it sees work it wakes one parked worker
@@ -73,6 +88,8 @@ final class WorkerPool extends TaskDispatch {
 
     /** Worker states. ACTIVE: running a task, taking, or spinning. */
     static final int ACTIVE = 0;
+    /** In the {@link #standby} slot, parked until the next due tick or about to: a waker takes it, or the tick. */
+    static final int STANDBY = 1;
     /** On the idle stack, parked or about to: needs a waker (which pops it and stores ACTIVE) to run again. */
     static final int PARKED = 2;
     /** Exited (shutdown, or an Error escaped its loop): never woken. */
@@ -86,6 +103,7 @@ final class WorkerPool extends TaskDispatch {
     private static final VarHandle STARTING;
     private static final VarHandle AWAKE;
     private static final VarHandle IN_TASK;
+    private static final VarHandle STANDBY_SLOT;
 
     static {
         try {
@@ -95,6 +113,7 @@ final class WorkerPool extends TaskDispatch {
             STARTING = lookup.findVarHandle(WorkerPool.class, "starting", int.class);
             AWAKE = lookup.findVarHandle(WorkerPool.class, "awake", int.class);
             IN_TASK = lookup.findVarHandle(Worker.class, "inTask", boolean.class);
+            STANDBY_SLOT = lookup.findVarHandle(WorkerPool.class, "standby", int.class);
         } catch (ReflectiveOperationException e) {
             throw new ExceptionInInitializerError(e);
         }
@@ -136,6 +155,43 @@ final class WorkerPool extends TaskDispatch {
      * the timer once, before the timer is published; null for a test's pool. Plain: published with the timer.
      */
     Runnable ownerNudge;
+    /** No due tick to stand by for ({@link #readyTick}, {@link #armedTick}). */
+    static final long NO_READY = Long.MAX_VALUE;
+    /** {@link #armStandby}'s answer when the worker is no longer the standby. */
+    static final long GONE = Long.MIN_VALUE;
+
+    /** What a standing-by worker needs from the owner's loop: the timer's clock, and a step of the loop. */
+    interface StandbyHost {
+        /** @return nanoseconds until the start of {@code tick} by the timer's clock (negative once it began) */
+        long nanosUntilTick(long tick);
+
+        /** @return whether the calling worker stepped the owner's loop (see {@code OwnerLoop.standbyStep}) */
+        boolean standbyStep();
+    }
+
+    /**
+     * The owner's loop, for the standby; null for a pool with no owner thread (manual drive, tests), which then has
+     * no standby. Plain: set once before the timer is published.
+     */
+    StandbyHost standbyHost;
+    /**
+     * The id of the worker standing by, or 0. cas 0 -&gt; id by the worker that takes the role, cas id -&gt; 0 by
+     * the worker leaving it or by a waker taking it; lv by wakers and by {@link #readyAt}.
+     */
+    private volatile int standby;
+    /**
+     * The tick of the owner's next due timer, or {@link #NO_READY}. sv by the step token's holder only (owner or
+     * standby, in turn), then it reads {@link #standby} and {@link #armedTick}; lv by the standby after its store of
+     * {@code armedTick}.
+     */
+    private volatile long readyTick = NO_READY;
+    /**
+     * The tick the standby parks until ({@link #NO_READY}: until woken). sv by the standby before it re-reads
+     * {@link #readyTick}; lv by the publisher of a new {@code readyTick} and by wakers.
+     */
+    private volatile long armedTick = NO_READY;
+    /** Timers in the owner's current chain (owner thread only, plain). */
+    private int batchCount;
     /** The watchdog's last look: the head it saw and when (owner thread only, plain). */
     private TimingWheel.Node watchedHead;
     private long watchedSinceNanos;
@@ -204,6 +260,11 @@ final class WorkerPool extends TaskDispatch {
          * ordering needed); read by the owner's watchdog only, which takes a stale value for a moment's hint.
          */
         boolean inTask;
+        /**
+         * The last due tick this worker woke for as the standby (its own, plain): it does not stand by for the same
+         * tick twice, but waits for the next plan.
+         */
+        long servedTick = NO_READY;
 
         Worker(WorkerPool pool, int id) {
             this.pool = pool;
@@ -221,6 +282,7 @@ final class WorkerPool extends TaskDispatch {
     /** Owner: appends a due timer to this step's chain (plain stores); {@link #afterBatch} hands the chain off. */
     @Override
     void dispatch(ScheduledTimer<?> t) {
+        batchCount++;
         if (batchFirst == null) {
             batchFirst = t;
         } else {
@@ -235,16 +297,44 @@ final class WorkerPool extends TaskDispatch {
      */
     @Override
     void afterBatch(boolean stopping) {
+        afterBatch(stopping, false);
+    }
+
+    /**
+     * As {@link #afterBatch(boolean)}; a chain of one pushed by the standby's own step ({@code selfTaking}) wakes
+     * nobody: the standby takes it next.
+     */
+    @Override
+    void afterBatch(boolean stopping, boolean selfTaking) {
         TimingWheel.Node first = batchFirst;
         if (first != null) {
             TimingWheel.Node last = batchLast;
+            int count = batchCount;
             batchFirst = null;
             batchLast = null;
+            batchCount = 0;
             queue.pushChain(first, last);
-            if (!stopping) {
+            if (!stopping && !(selfTaking && count == 1)) {
                 signal(awakeCap);
             }
             batches.increment();
+        }
+    }
+
+    /**
+     * The step token's holder, as it plans a park: the tick of the next due timer ({@link #NO_READY}: none). If a
+     * worker stands by for a later tick (or none), it is unparked to re-arm.
+     */
+    @Override
+    void readyAt(long tick) {
+        if (standbyHost == null || tick == readyTick) {
+            return;
+        }
+        readyTick = tick; // sv, then lv of the slot and armedTick: the Dekker pair with standBy's arm
+        int s = standby;
+        if (s != 0 && tick < armedTick) {
+            unparks.increment();
+            LockSupport.unpark(workers[s - 1].thread);
         }
     }
 
@@ -275,7 +365,7 @@ final class WorkerPool extends TaskDispatch {
     /** The cap held a wake-up back: if the pool could still add a worker, have the owner's watchdog look. */
     private void nudgeOwner() {
         Runnable nudge = ownerNudge;
-        if (nudge != null && ((int) idle != 0 || started < workers.length)) {
+        if (nudge != null && ((int) idle != 0 || standby != 0 || started < workers.length)) {
             nudge.run();
         }
     }
@@ -300,7 +390,7 @@ final class WorkerPool extends TaskDispatch {
         if (cap != Integer.MAX_VALUE && awake >= cap) {
             return false;
         }
-        if (wakeOne()) {
+        if ((standbyDue() && wakeStandby()) || wakeOne() || wakeStandby()) {
             unparks.increment(); // counted here only: not a parker waking itself, nor shutdown's wake-all
             return true;
         }
@@ -325,7 +415,7 @@ final class WorkerPool extends TaskDispatch {
             watchedHead = null;
             return false;
         }
-        if ((int) idle == 0 && started >= workers.length) {
+        if ((int) idle == 0 && standby == 0 && started >= workers.length) {
             watchedHead = null;
             return false; // every worker is awake already: nothing to add; they come back to the queue themselves
         }
@@ -487,7 +577,7 @@ final class WorkerPool extends TaskDispatch {
             if (shutdown && queue.isEmpty()) {
                 return null; // no owner hand-off comes after shutdown; a late direct push is revoked by its producer
             }
-            if (!spin() && !shutdown) {
+            if (!spin() && !shutdown && !standBy(w)) {
                 park(w);
             }
         }
@@ -513,6 +603,134 @@ final class WorkerPool extends TaskDispatch {
         } finally {
             spinning = 0; // before the park's announcement: see the handshake in the class comment
         }
+    }
+
+    /** A worker stands by, or the spinner will (it takes the slot when its spin ends, if no work came). */
+    @Override
+    boolean standsBy() {
+        return standbyHost != null && (standby != 0 || spinning != 0);
+    }
+
+    /**
+     * Stands by for the owner's next due timer if no other worker does: parks in the {@link #standby} slot until
+     * that tick (or until woken), then tries to step the owner's loop and goes back to the queue.
+     *
+     * @return whether it stood by (false: another worker does, or the pool has no owner loop)
+     */
+    private boolean standBy(Worker w) {
+        if (standbyHost == null || standby != 0 || !takeStandbySlot(w)) {
+            return false;
+        }
+        boolean interrupted = false;
+        try {
+            for (;;) {
+                long r = armStandby(w);
+                if (r == GONE) {
+                    return true; // it saw work or shutdown and left, or a waker took it: back to the queue
+                }
+                long nanos = r == NO_READY ? Long.MAX_VALUE : standbyHost.nanosUntilTick(r);
+                if (nanos <= 0) {
+                    w.servedTick = r;
+                    if (leaveStandby(w)) {
+                        unparks.increment(); // its timed wake-up: one per due tick it stood by for
+                        standbyHost.standbyStep();
+                    }
+                    return true;
+                }
+                if (r == NO_READY) {
+                    LockSupport.park(this);
+                } else {
+                    LockSupport.parkNanos(this, nanos);
+                }
+                if (Thread.interrupted()) {
+                    interrupted = true; // a stray interrupt must not spin this loop; a stop one is kept
+                }
+            }
+        } finally {
+            if (interrupted && stop) {
+                Thread.currentThread().interrupt();
+            }
+        }
+    }
+
+    /**
+     * Takes the standby slot: STANDBY, off the awake count, then the slot's CAS.
+     *
+     * @return whether it holds the slot (false: another worker took it first)
+     */
+    boolean takeStandbySlot(Worker w) {
+        w.state = STANDBY; // before the slot's CAS: a waker's ACTIVE store comes after it
+        AWAKE.getAndAdd(this, -1);
+        if (!STANDBY_SLOT.compareAndSet(this, 0, w.id)) {
+            AWAKE.getAndAdd(this, 1);
+            w.state = ACTIVE;
+            return false;
+        }
+        return true;
+    }
+
+    /**
+     * The standby's look before each park: which tick to park until, by the Dekker pair with {@link #readyAt}
+     * ({@link #armedTick} stored, then {@link #readyTick} read again), then the pair with producers (the slot was
+     * taken, then the queue and the shutdown flag are read). A tick it already woke for is not armed again.
+     *
+     * @return the tick to park until, {@link #NO_READY} to park until woken, or {@link #GONE} if it left the slot
+     *         (work or shutdown seen) or a waker took it out
+     */
+    long armStandby(Worker w) {
+        for (;;) {
+            if (w.state != STANDBY) {
+                return GONE;
+            }
+            long published = readyTick;
+            long r = w.servedTick != NO_READY && published <= w.servedTick ? NO_READY : published;
+            armedTick = r; // sv, then re-read readyTick: the Dekker pair with readyAt
+            if (readyTick != published) {
+                continue;
+            }
+            if (!queue.isEmpty() || shutdown) {
+                leaveStandby(w);
+                return GONE;
+            }
+            return r;
+        }
+    }
+
+    /**
+     * The standby leaves its slot by itself. If a waker took it first, waits for the waker's ACTIVE store (a few
+     * instructions) so that no later state of its own is overwritten.
+     *
+     * @return whether it left by itself (false: a waker took it)
+     */
+    private boolean leaveStandby(Worker w) {
+        if (STANDBY_SLOT.compareAndSet(this, w.id, 0)) {
+            AWAKE.getAndAdd(this, 1);
+            w.state = ACTIVE;
+            return true;
+        }
+        while (w.state == STANDBY) {
+            Thread.onSpinWait();
+        }
+        return false;
+    }
+
+    /** Any thread: takes the standby out of its slot, marks it ACTIVE and unparks it. */
+    private boolean wakeStandby() {
+        int s = standby;
+        if (s == 0 || !STANDBY_SLOT.compareAndSet(this, s, 0)) {
+            return false;
+        }
+        Worker w = workers[s - 1];
+        AWAKE.getAndAdd(this, 1);
+        w.state = ACTIVE;
+        LockSupport.unpark(w.thread);
+        return true;
+    }
+
+    /** Whether a worker stands by for a tick due within {@link #STALL_NANOS}: a waker takes it first. */
+    private boolean standbyDue() {
+        long r = armedTick;
+        return standby != 0 && r != NO_READY && standbyHost.nanosUntilTick(r) <= STALL_NANOS;
     }
 
     /** Parks until a waker pops this worker off the idle stack. */
@@ -617,6 +835,7 @@ final class WorkerPool extends TaskDispatch {
         while (wakeOne()) {
             // every parked worker looks once more, sees shutdown and an empty queue, and exits
         }
+        wakeStandby(); // the slot's CAS then the look at shutdown: either it sees the flag or it is taken here
         if (live.get() == 0) {
             terminated.countDown(); // no worker left to count it down (or none ever started)
         }
@@ -717,6 +936,40 @@ final class WorkerPool extends TaskDispatch {
     /** Ends the calling test actor's spin, as {@link #spin()} does before {@link #park} (jcstress). */
     void stopSpinning() {
         spinning = 0;
+    }
+
+    /**
+     * jcstress only ({@code BrokenHandOffVsStandbyPark}): takes the standby slot after its look at the queue, to
+     * show why {@link #armStandby} looks after the slot's CAS. Never called by the library.
+     *
+     * @return whether it stays the standby (would park)
+     */
+    boolean standByLookingFirst(Worker w) {
+        boolean work = !queue.isEmpty() || shutdown;
+        if (!takeStandbySlot(w)) {
+            return false;
+        }
+        if (work) {
+            leaveStandby(w);
+        }
+        return w.state == STANDBY;
+    }
+
+    /**
+     * jcstress only ({@code BrokenReadyAtVsStandbyArm}): arms without reading {@link #readyTick} again after the
+     * store of {@link #armedTick}, to show why {@link #armStandby} does. Never called by the library.
+     */
+    long armStandbyWithoutRecheck(Worker w) {
+        long published = readyTick;
+        long r = w.servedTick != NO_READY && published <= w.servedTick ? NO_READY : published;
+        armedTick = r;
+        return r;
+    }
+
+    /** @return the worker in the standby slot, or null (jcstress arbiters) */
+    Worker standbyWorker() {
+        int s = standby;
+        return s == 0 ? null : workers[s - 1];
     }
 
     /** @return whether a worker is on the idle stack (jcstress arbiters) */

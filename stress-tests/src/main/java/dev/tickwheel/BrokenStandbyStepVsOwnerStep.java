@@ -1,0 +1,66 @@
+package dev.tickwheel;
+
+import static org.openjdk.jcstress.annotations.Expect.ACCEPTABLE;
+import static org.openjdk.jcstress.annotations.Expect.FORBIDDEN;
+
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.openjdk.jcstress.annotations.Actor;
+import org.openjdk.jcstress.annotations.Arbiter;
+import org.openjdk.jcstress.annotations.Description;
+import org.openjdk.jcstress.annotations.JCStressTest;
+import org.openjdk.jcstress.annotations.Outcome;
+import org.openjdk.jcstress.annotations.State;
+import org.openjdk.jcstress.infra.results.IIII_Result;
+
+/**
+ * {@link StandbyStepVsOwnerStep} with the standby stepping without the token
+ * ({@link OwnerLoop#standbyStepWithoutToken}): both steps advance the same wheel and fill the same due buffer at
+ * once. Expected to fail (a size off, a timer lost or an exception from a half-unlinked slot): it shows what the
+ * token keeps apart.
+ */
+@JCStressTest
+@Description("Broken on purpose: the standby steps without the token (the two steps interleave)")
+@Outcome(id = "1, 0, 0, 1", expect = ACCEPTABLE,
+        desc = "the owner stepped and handed the timer off; the standby found the owner awake or the token taken")
+@Outcome(id = "1, 1, 0, 1", expect = ACCEPTABLE,
+        desc = "the standby stepped first and handed the timer off; the owner's step then found nothing due")
+@Outcome(id = "2, ., ., .", expect = FORBIDDEN, desc = "the timer was handed off twice")
+@Outcome(id = "0, ., ., .", expect = FORBIDDEN, desc = "the timer was lost: neither step handed it off")
+@Outcome(expect = FORBIDDEN, desc = "the wheel was left inconsistent (a size off, a timer still linked, time not advanced)")
+@State
+public class BrokenStandbyStepVsOwnerStep {
+
+    private final ManualClock clock = new ManualClock();
+    private final AtomicInteger handOffs = new AtomicInteger();
+    private final WheelTimer timer = Rigs.on(clock, r -> handOffs.incrementAndGet());
+    private final OwnerLoop loop = OwnerLoop.of(timer);
+    private boolean standbyStepped;
+
+    public BrokenStandbyStepVsOwnerStep() {
+        timer.schedule(() -> { }, 5, TimeUnit.MILLISECONDS);
+        loop.step();
+        if (loop.planPark() != 5) {
+            throw new IllegalStateException("the owner did not plan to park until tick 5");
+        }
+        clock.advanceMillis(5);
+    }
+
+    @Actor
+    public void owner() {
+        loop.ownerWakeStep();
+    }
+
+    @Actor
+    public void standby() {
+        standbyStepped = loop.standbyStepWithoutToken();
+    }
+
+    @Arbiter
+    public void after(IIII_Result r) {
+        r.r1 = handOffs.get();
+        r.r2 = standbyStepped ? 1 : 0;
+        r.r3 = loop.wheel().size();
+        r.r4 = loop.wheel().minAllowedKey() > 5 ? 1 : 0;
+    }
+}
