@@ -9,7 +9,7 @@ import org.openjdk.jcstress.annotations.Description;
 import org.openjdk.jcstress.annotations.JCStressTest;
 import org.openjdk.jcstress.annotations.Outcome;
 import org.openjdk.jcstress.annotations.State;
-import org.openjdk.jcstress.infra.results.III_Result;
+import org.openjdk.jcstress.infra.results.IIII_Result;
 
 /**
  * {@link HandOffVsStandbyPark} with the worker looking at the queue <em>before</em> it takes the standby slot
@@ -19,11 +19,11 @@ import org.openjdk.jcstress.infra.results.III_Result;
  */
 @JCStressTest
 @Description("Broken on purpose: the standby looks at the queue before taking its slot (lost wake-up)")
-@Outcome(id = "0, 0, 1", expect = ACCEPTABLE, desc = "the worker saw the timer, or was taken out first")
-@Outcome(id = "1, 0, 1", expect = ACCEPTABLE, desc = "the producer saw the slot and took the worker out")
-@Outcome(id = "., 1, 1", expect = FORBIDDEN,
+@Outcome(id = "0, 0, 1, 1", expect = ACCEPTABLE, desc = "the worker saw the timer, or was taken out first")
+@Outcome(id = "1, 0, 1, 1", expect = ACCEPTABLE, desc = "the producer saw the slot and took the worker out")
+@Outcome(id = "., 1, 1, .", expect = FORBIDDEN,
         desc = "LOST WAKE-UP: the worker stands by, nobody took it out, and the timer waits in the queue")
-@Outcome(expect = FORBIDDEN, desc = "a state the handshake cannot reach")
+@Outcome(expect = FORBIDDEN, desc = "a state the handshake cannot reach, or the awake count off (the worker is awake: 1)")
 @State
 public class BrokenHandOffVsStandbyPark {
 
@@ -44,9 +44,10 @@ public class BrokenHandOffVsStandbyPark {
     }
 
     @Arbiter
-    public void after(III_Result r) {
+    public void after(IIII_Result r) {
         r.r1 = parks ? 1 : 0;
         r.r2 = worker.state;
         r.r3 = pool.queue.isEmpty() ? 0 : 1;
+        r.r4 = pool.awakeWorkers();
     }
 }

@@ -4,7 +4,6 @@ import static org.openjdk.jcstress.annotations.Expect.ACCEPTABLE;
 import static org.openjdk.jcstress.annotations.Expect.FORBIDDEN;
 
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
 import org.openjdk.jcstress.annotations.Actor;
 import org.openjdk.jcstress.annotations.Arbiter;
 import org.openjdk.jcstress.annotations.Description;
@@ -32,9 +31,11 @@ import org.openjdk.jcstress.infra.results.IIII_Result;
 public class BrokenStandbyStepVsOwnerStep {
 
     private final ManualClock clock = new ManualClock();
-    private final AtomicInteger handOffs = new AtomicInteger();
-    private final WheelTimer timer = Rigs.on(clock, r -> handOffs.incrementAndGet());
+    /** The own pool, its one worker detached (so the pool is full and awake: a push starts and wakes nobody). */
+    private final WheelTimer timer = WheelTimer.builder().timeSource(clock).tick(1, TimeUnit.MILLISECONDS)
+            .manualDrive().ownerBatch(Rigs.BATCH).workerThreads(1).build();
     private final OwnerLoop loop = OwnerLoop.of(timer);
+    private final WorkerPool.Worker worker = timer.pool().detachedWorker();
     private boolean standbyStepped;
 
     public BrokenStandbyStepVsOwnerStep() {
@@ -58,7 +59,11 @@ public class BrokenStandbyStepVsOwnerStep {
 
     @Arbiter
     public void after(IIII_Result r) {
-        r.r1 = handOffs.get();
+        int queued = 0;
+        for (TimingWheel.Node n; (n = timer.pool().queue.pollWaiting()) != null; ) {
+            queued++;
+        }
+        r.r1 = queued;
         r.r2 = standbyStepped ? 1 : 0;
         r.r3 = loop.wheel().size();
         r.r4 = loop.wheel().minAllowedKey() > 5 ? 1 : 0;

@@ -9,7 +9,7 @@ import org.openjdk.jcstress.annotations.Description;
 import org.openjdk.jcstress.annotations.JCStressTest;
 import org.openjdk.jcstress.annotations.Outcome;
 import org.openjdk.jcstress.annotations.State;
-import org.openjdk.jcstress.infra.results.III_Result;
+import org.openjdk.jcstress.infra.results.IIII_Result;
 
 /**
  * Race 25: the standby's lost wake-up. A producer pushes a timer to the pool and signals ({@link WorkerPool#signal()}:
@@ -20,18 +20,19 @@ import org.openjdk.jcstress.infra.results.III_Result;
  * queued timer is the lost wake-up (the timer would wait until that tick, or forever when none is planned).
  *
  * <p>Result: whether the worker would park as the standby (1), its state at the end (0 ACTIVE, 1 STANDBY), and
- * whether the timer is still queued (1: nobody took it in this test; the question is whether someone is awake to).
+ * whether the timer is still queued (1: nobody took it in this test; the question is whether someone is awake to),
+ * and the pool's awake count (1: the worker, back from the slot, counted once).
  */
 @JCStressTest
 @Description("Pool push + signal vs a worker becoming the standby: a standby beside a queued timer has a waker")
-@Outcome(id = "0, 0, 1", expect = ACCEPTABLE,
+@Outcome(id = "0, 0, 1, 1", expect = ACCEPTABLE,
         desc = "the worker left the slot before it could park: its look saw the timer, or the producer took it out "
                 + "first")
-@Outcome(id = "1, 0, 1", expect = ACCEPTABLE,
+@Outcome(id = "1, 0, 1, 1", expect = ACCEPTABLE,
         desc = "the worker decided to park as the standby; the producer then saw the slot and took it out")
-@Outcome(id = "., 1, 1", expect = FORBIDDEN,
+@Outcome(id = "., 1, 1, .", expect = FORBIDDEN,
         desc = "LOST WAKE-UP: the worker stands by, nobody took it out, and the timer waits in the queue")
-@Outcome(expect = FORBIDDEN, desc = "a state the handshake cannot reach")
+@Outcome(expect = FORBIDDEN, desc = "a state the handshake cannot reach, or the awake count off (the worker is awake: 1)")
 @State
 public class HandOffVsStandbyPark {
 
@@ -54,9 +55,10 @@ public class HandOffVsStandbyPark {
     }
 
     @Arbiter
-    public void after(III_Result r) {
+    public void after(IIII_Result r) {
         r.r1 = parks ? 1 : 0;
         r.r2 = worker.state;
         r.r3 = pool.queue.isEmpty() ? 0 : 1;
+        r.r4 = pool.awakeWorkers();
     }
 }

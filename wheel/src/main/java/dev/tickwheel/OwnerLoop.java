@@ -87,10 +87,8 @@ final class OwnerLoop implements WorkerPool.StandbyHost {
     private boolean byStandby;
     /** How long past its due tick the owner parks, as the standby's backup (0: no standby). Token holder's, plain. */
     private long backupNanos;
-    /** When the parked owner wakes by itself, on the clock's elapsed nanos (token holder's, plain). */
-    private long ownerWakeAtNanos = Long.MAX_VALUE;
-    /** The due tick last told to the dispatch (token holder's, plain). */
-    private long readyTick = Long.MAX_VALUE;
+    /** Steps run by a standby worker (for tests). sv by the token holder only, so the increment is not lost; lv. */
+    private volatile long standbySteps;
     /** A throwable that escaped a standby's step: the owner throws it from its next step (sv by the standby, lv). */
     private volatile Throwable standbyFailure;
     private final MessagePassingQueue.Consumer<ScheduledTimer<?>> starter = this::start;
@@ -368,12 +366,10 @@ final class OwnerLoop implements WorkerPool.StandbyHost {
         try {
             if (planned == CommandPort.NO_EVENT) {
                 LockSupport.park(this);
-            } else {
-                long nanos = clock.nanosUntilTick(planned) + backupNanos;
-                ownerWakeAtNanos = clock.elapsedNanos() + nanos;
-                if (nanos > 0) {
-                    LockSupport.parkNanos(this, nanos);
-                }
+            } else if (clock.nanosUntilTick(planned) > 0) {
+                // Not once the planned tick has come: a standby that woke for it while this thread held the token
+                // (planning) found the token taken and will not stand by for that tick again.
+                LockSupport.parkNanos(this, clock.nanosUntilTick(planned) + backupNanos);
             }
             port.withdrawPlan();
         } finally {
@@ -408,11 +404,19 @@ final class OwnerLoop implements WorkerPool.StandbyHost {
                 || !STEPPING.compareAndSet(this, 0, 1)) {
             return false;
         }
+        boolean stepped;
         try {
-            return stepAsStandby();
+            stepped = stepAsStandby();
         } finally {
             STEPPING.setRelease(this, 0);
         }
+        if (stepped) {
+            // Wake the owner to plan again, now rather than at its backup tick: its published plan is the tick just
+            // served, so a producer whose timer is due before the backup would not wake it, and this worker may be
+            // held by the task it takes next. The owner's wake-up moves off the timer's path; it is not added.
+            port.nudgeOwner();
+        }
+        return stepped;
     }
 
     /** The standby's step, the token held. */
@@ -423,13 +427,8 @@ final class OwnerLoop implements WorkerPool.StandbyHost {
             }
             byStandby = true;
             step();
+            standbySteps++;
             planReady(clock.tickNow());
-            // The owner parks until past the tick this worker just served; if the next due timer comes before the
-            // owner would wake, have the owner plan again: this worker may be held by the task it takes now.
-            if (readyTick != Long.MAX_VALUE
-                    && clock.nanosUntilTick(readyTick) < ownerWakeAtNanos - clock.elapsedNanos()) {
-                port.nudgeOwner();
-            }
             return true;
         } catch (Throwable e) {
             standbyFailure = e;
@@ -452,8 +451,7 @@ final class OwnerLoop implements WorkerPool.StandbyHost {
      */
     private void planReady(long tick) {
         long next = wheel.minKeyOrNextEvent(READY_SCAN);
-        readyTick = next > tick ? next : Long.MAX_VALUE;
-        dispatch.readyAt(readyTick);
+        dispatch.readyAt(next > tick ? next : Long.MAX_VALUE);
     }
 
     /**
@@ -641,6 +639,11 @@ final class OwnerLoop implements WorkerPool.StandbyHost {
     /** @return whether a producer has woken the owner since its last {@link #planPark()} */
     boolean isAwake() {
         return port.isAwake();
+    }
+
+    /** @return steps of this loop run by a standby worker (tests) */
+    long standbySteps() {
+        return standbySteps;
     }
 
     /** @return how many moves the owner has done (each relinks one timer), for tests that count them */

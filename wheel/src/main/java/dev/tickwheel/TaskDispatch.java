@@ -36,9 +36,10 @@ abstract class TaskDispatch {
     }
 
     /**
-     * Whoever steps the owner's loop (under its step token), as it plans a park: the tick of the next due timer (a
-     * level-0 expiry of the wheel), or {@link Long#MAX_VALUE} if the next event is none or a cascade. The own pool
-     * has a worker stand by for it (see {@code WorkerPool}); other dispatches ignore it.
+     * Whoever steps the owner's loop (under its step token), as it plans a park: the tick of the next due timer, or
+     * an earlier cascade tick when the slot that holds it is too crowded to search (see
+     * {@code TimingWheel.minKeyOrNextEvent}), or {@link Long#MAX_VALUE} if none. The own pool has a worker stand by
+     * for it (see {@code WorkerPool}); other dispatches ignore it.
      */
     void readyAt(long tick) {
     }

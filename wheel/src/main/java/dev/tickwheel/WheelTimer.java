@@ -390,7 +390,13 @@ public final class WheelTimer extends CommandPort implements ScheduledExecutorSe
 
     /** Records how late a run dispatched for the tick {@code key} starts: by the thread that starts it. */
     void recordLateness(long key) {
-        lateness.record(-clock.nanosUntilTick(key));
+        long late;
+        try {
+            late = -clock.nanosUntilTick(key);
+        } catch (RuntimeException e) {
+            return; // a time source that throws costs this run its record, never the run itself
+        }
+        lateness.record(late);
     }
 
     /** Test seam: the timer's own pool, or null if tasks run elsewhere (jcstress races its hand-offs). */

@@ -49,8 +49,9 @@ import java.util.function.Consumer;
  * hand-off wake-up; if the owner stepped first, it is already awake for the owner's push. So a timer that fires
  * while the pool is idle waits for one thread's wake-up, as with the JDK's leader thread, not for the owner's and
  * then a worker's in turn. The costs: the standby's timed wake-up at each due tick (counted in {@link #wakeups}),
- * and an unpark to re-arm it when a plan moves the tick earlier than the one it parked for (also counted). A waker
- * pops the idle stack first, unless the standby's tick is due within {@link #STALL_NANOS}, then takes the standby.
+ * and an unpark to re-arm it when a plan moves the tick earlier than the one it parked for (also counted); after
+ * its step it wakes the owner to plan again (the owner's wake-up, no longer on the timer's path). A waker pops the
+ * idle stack first, unless the standby's tick has come (a clock read), then takes the standby.
  * The standby's handshakes: with a producer as the idle stack's (it takes the slot, then looks at the queue and the
  * shutdown flag); with {@link #readyAt}, a Dekker pair of its own (the standby stores {@link #armedTick}, then
  * re-reads {@link #readyTick}; the publisher stores {@code readyTick}, then reads the slot and {@code armedTick},
@@ -159,6 +160,8 @@ final class WorkerPool extends TaskDispatch {
     static final long NO_READY = Long.MAX_VALUE;
     /** {@link #armStandby}'s answer when the worker is no longer the standby. */
     static final long GONE = Long.MIN_VALUE;
+    /** {@link #nanosUntil}'s answer when the time source threw. */
+    private static final long CLOCK_FAILED = Long.MIN_VALUE;
 
     /** What a standing-by worker needs from the owner's loop: the timer's clock, and a step of the loop. */
     interface StandbyHost {
@@ -547,6 +550,7 @@ final class WorkerPool extends TaskDispatch {
             }
         } finally {
             w.state = EXITED;
+            STANDBY_SLOT.compareAndSet(this, w.id, 0); // an Error out of its standby: no waker takes a dead worker
             AWAKE.getAndAdd(this, -1);
             workerGone();
         }
@@ -628,7 +632,11 @@ final class WorkerPool extends TaskDispatch {
                 if (r == GONE) {
                     return true; // it saw work or shutdown and left, or a waker took it: back to the queue
                 }
-                long nanos = r == NO_READY ? Long.MAX_VALUE : standbyHost.nanosUntilTick(r);
+                long nanos = r == NO_READY ? Long.MAX_VALUE : nanosUntil(r);
+                if (nanos == CLOCK_FAILED) {
+                    leaveStandby(w); // the user's clock threw: this worker parks on the idle stack instead
+                    return false;
+                }
                 if (nanos <= 0) {
                     w.servedTick = r;
                     if (leaveStandby(w)) {
@@ -708,8 +716,12 @@ final class WorkerPool extends TaskDispatch {
             w.state = ACTIVE;
             return true;
         }
-        while (w.state == STANDBY) {
-            Thread.onSpinWait();
+        for (int spins = 0; w.state == STANDBY; spins++) {
+            if ((spins & 63) == 63) {
+                Thread.yield(); // the waker was descheduled between its CAS and its store
+            } else {
+                Thread.onSpinWait();
+            }
         }
         return false;
     }
@@ -721,16 +733,36 @@ final class WorkerPool extends TaskDispatch {
             return false;
         }
         Worker w = workers[s - 1];
+        if (w.state == EXITED) {
+            return false; // left the slot by dying (an Error): never revive it
+        }
         AWAKE.getAndAdd(this, 1);
         w.state = ACTIVE;
         LockSupport.unpark(w.thread);
         return true;
     }
 
-    /** Whether a worker stands by for a tick due within {@link #STALL_NANOS}: a waker takes it first. */
+    /**
+     * Whether the standby's tick has come (it is waking for it, or late): a waker takes it before the idle stack.
+     * Before its tick a waker leaves it for that tick and pops the idle stack first.
+     */
     private boolean standbyDue() {
         long r = armedTick;
-        return standby != 0 && r != NO_READY && standbyHost.nanosUntilTick(r) <= STALL_NANOS;
+        return standby != 0 && r != NO_READY && nanosUntil(r) <= 0;
+    }
+
+    /**
+     * The host's clock, read on a worker or a waker: a user's time source that throws must not kill a worker or a
+     * producer here (the owner's own reads fail the owner, as before).
+     *
+     * @return nanoseconds until the tick, or {@link #CLOCK_FAILED}
+     */
+    private long nanosUntil(long tick) {
+        try {
+            return standbyHost.nanosUntilTick(tick);
+        } catch (Throwable e) {
+            return CLOCK_FAILED;
+        }
     }
 
     /** Parks until a waker pops this worker off the idle stack. */
@@ -970,6 +1002,11 @@ final class WorkerPool extends TaskDispatch {
     Worker standbyWorker() {
         int s = standby;
         return s == 0 ? null : workers[s - 1];
+    }
+
+    /** @return the awake count (jcstress arbiters) */
+    int awakeWorkers() {
+        return awake;
     }
 
     /** @return whether a worker is on the idle stack (jcstress arbiters) */

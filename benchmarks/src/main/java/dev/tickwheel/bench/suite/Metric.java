@@ -38,7 +38,17 @@ enum Metric {
     /** Scenario 6: how many times costlier an operation is at the most pending timers than at the fewest. */
     SCALING_COST("×", false),
     /** Scenario 7: the wheels alone, remove + add + advance per microsecond; a table of its own, by wheel. */
-    WHEEL_ALONE("ops/µs", true);
+    WHEEL_ALONE("ops/µs", true),
+    /** Scenario 8: the expiry shot by {@code FiringShots} (median of shots), million fires per second. */
+    FIRING_RATE("M fires/s", true),
+    /** Scenario 8: how long after the later of the latest deadline and the producers' end the last timer fired. */
+    EXPIRY_LAG("ms", false),
+    /** Scenario 8: the same shot with a given pool size (Tickwheel only), ms a shot. */
+    WORKER_SWEEP("ms", false),
+    /** Scenario 8: the slowest of the worker sweep's shots over the fastest. */
+    SWEEP_SPREAD("×", false),
+    /** Scenario 8: a 1,000-step CompletableFuture async chain on the executor, median ms. */
+    CHAIN("ms", false);
 
     /** The unit the table prints beside the figures. */
     final String unit;

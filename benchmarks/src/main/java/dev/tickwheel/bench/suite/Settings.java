@@ -49,6 +49,13 @@ public final class Settings {
     List<Peer> scalingPeers;
     String[] scalingPending;
     String[] wheelPending;
+    List<Peer> firingPeers;
+    String firingProducers;
+    String sweepWorkers;
+    int firingWarmup;
+    int firingShots;
+    int chainWarmup;
+    int chainRuns;
 
     /** Listed peers this JVM cannot run (the ForkJoinPool peers before JDK 25), in {@link Peer} order. */
     final Set<Peer> skipped = new TreeSet<>();
@@ -61,7 +68,7 @@ public final class Settings {
                 + " for expiry)" : "head-to-head (short run: 1 warm-up and 1 measured iteration of 1 s per figure,"
                 + " 1 + 1 shots for expiry, 2 s of lateness probes)";
         out = out(args, full ? "results" : "head-to-head");
-        scenarios = scenarios(args, full ? "1,2,3,4,5,6,7" : "1,2,3,4,5,7");
+        scenarios = scenarios(args, full ? "1,2,3,4,5,6,7,8" : "1,2,3,4,5,7,8");
         verbose = Arrays.asList(args).contains("--verbose");
         warmupIterations = full ? 3 : 1;
         measurementIterations = full ? 5 : 1;
@@ -98,6 +105,13 @@ public final class Settings {
         scalingPending = full ? new String[] {"1000", "100000", "1000000", "10000000"}
                 : new String[] {"1000", "1000000"};
         wheelPending = new String[] {"1000", "1000000"};
+        firingPeers = peers(List.of(Peer.TICKWHEEL, Peer.NETTY_1MS));
+        firingProducers = full ? "1,2" : "1";
+        sweepWorkers = "1,2,4,8,16,32";
+        firingWarmup = full ? 5 : 2;
+        firingShots = full ? 7 : 3;
+        chainWarmup = full ? 200 : 100;
+        chainRuns = full ? 41 : 21;
     }
 
     /**
@@ -169,8 +183,8 @@ public final class Settings {
         Set<Integer> s = new LinkedHashSet<>();
         for (String x : ChildJvm.arg(args, "--scenarios", dflt).split(",")) {
             int n = Integer.parseInt(x.trim());
-            if (n < 1 || n > 7) {
-                throw new IllegalArgumentException("scenario " + n + " does not exist: scenarios are 1 to 7");
+            if (n < 1 || n > 8) {
+                throw new IllegalArgumentException("scenario " + n + " does not exist: scenarios are 1 to 8");
             }
             s.add(n);
         }

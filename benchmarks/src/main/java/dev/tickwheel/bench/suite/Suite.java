@@ -19,7 +19,7 @@ public final class Suite {
     /** Every scenario, in the order a run takes them. */
     private static final List<Scenario> SCENARIOS = List.of(new ScheduleCancelScenario(),
             new CpuPerOperationScenario(), new ExpiryScenario(), new RetainedMemoryScenario(), new LatenessScenario(),
-            new IdleCpuScenario(), new ScalingScenario(), new WheelAloneScenario());
+            new IdleCpuScenario(), new ScalingScenario(), new WheelAloneScenario(), new FiringScenario());
 
     private Suite() {
     }

@@ -36,7 +36,15 @@ enum Target {
     /** The wheel alone at {@link #WHEEL_SMALL} pending: at least this many times Agrona's throughput. */
     WHEEL_VS_AGRONA(1, null, Metric.WHEEL_ALONE),
     /** The wheel alone: throughput at {@link #WHEEL_SMALL} over at {@link #WHEEL_LARGE} at most this. */
-    WHEEL_NO_COLLAPSE(1.5, null, Metric.WHEEL_ALONE);
+    WHEEL_NO_COLLAPSE(1.5, null, Metric.WHEEL_ALONE),
+    /** Issue 23: the expiry shot's fire rate at least Netty 1 ms's, with the default builder. */
+    FIRING_VS_NETTY_1MS(1, Peer.NETTY_1MS, Metric.FIRING_RATE),
+    /** Issue 23: the last timer of the shot fires within this many ms of its latest deadline (or the producers' end). */
+    EXPIRY_LAG(20, null, Metric.EXPIRY_LAG),
+    /** Issue 23: the worker sweep's slowest shot at most this many times its fastest. */
+    SWEEP_SPREAD(1.1, null, Metric.SWEEP_SPREAD),
+    /** Issue 23: the async chain on the default pool no slower than on the JDK's executor of the same size. */
+    CHAIN_VS_JDK(1, Peer.JDK_STPE, Metric.CHAIN);
 
     /** The wheel-alone settings the wheel targets read. */
     static final long WHEEL_SMALL = 1_000;

@@ -78,6 +78,13 @@ final class Verdicts {
                 tw -> figure(tw) + "x");
         v.wheelVsAgrona();
         v.wheelNoCollapse();
+        v.throughput(Target.FIRING_VS_NETTY_1MS, "in the expiry shot (FiringShots), default builder");
+        v.worst(Target.EXPIRY_LAG, "the last fire of the shot within " + limit(Target.EXPIRY_LAG.limit())
+                + " ms of its latest deadline", " ms");
+        v.worst(Target.SWEEP_SPREAD, "the worker sweep (1 to 32 workers) within " + limit(Target.SWEEP_SPREAD.limit())
+                + "x of its fastest shot", "x");
+        v.versus(Target.CHAIN_VS_JDK, "a 1,000-step CompletableFuture async chain no slower than on the JDK's"
+                + " executor of the same size", " ms");
         return v.out;
     }
 
@@ -262,6 +269,48 @@ final class Verdicts {
             }
         }
         add(t, all <= t.limit(), claim + ": " + each);
+    }
+
+    /** Tickwheel's worst figure over the target's rows at most the limit; peers' figures shown beside it. */
+    private void worst(Target t, String claim, String unit) {
+        List<Row> rows = results.rows(t.metrics());
+        if (rows.isEmpty()) {
+            return;
+        }
+        double max = Double.NEGATIVE_INFINITY;
+        StringBuilder shown = new StringBuilder();
+        for (Row r : rows) {
+            Double tw = r.value(Peer.TICKWHEEL);
+            if (tw == null) {
+                notJudged(t, claim, NO_TICKWHEEL + " at " + r.label());
+                return;
+            }
+            max = Math.max(max, tw);
+            shown.append(shown.length() == 0 ? "" : "; ").append(r.label()).append(": ").append(figure(tw))
+                    .append(unit);
+            for (Peer p : r.values().keySet()) {
+                if (p != Peer.TICKWHEEL) {
+                    shown.append(" (").append(p.label()).append(": ").append(figure(r.value(p))).append(unit)
+                            .append(")");
+                }
+            }
+        }
+        add(t, max <= t.limit(), claim + ": " + shown);
+    }
+
+    /** Tickwheel's figure at most the limit times the peer's, in the target's one row. */
+    private void versus(Target t, String claim, String unit) {
+        Row row = results.find(t.metrics().iterator().next());
+        if (row == null || !row.has(t.versus())) {
+            return;
+        }
+        Double tw = row.value(Peer.TICKWHEEL);
+        if (tw == null) {
+            notJudged(t, claim, NO_TICKWHEEL);
+            return;
+        }
+        double other = row.value(t.versus());
+        add(t, tw <= other * t.limit(), claim + ": " + figure(tw) + unit + " vs " + figure(other) + unit);
     }
 
     private void lateness(Target t, String percentile) {

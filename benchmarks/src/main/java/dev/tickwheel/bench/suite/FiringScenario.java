@@ -1,0 +1,67 @@
+package dev.tickwheel.bench.suite;
+
+import dev.tickwheel.bench.AsyncChain;
+import dev.tickwheel.bench.ChildJvm;
+import dev.tickwheel.bench.ExpiryBenchmark;
+import dev.tickwheel.bench.FiringShots;
+import dev.tickwheel.bench.Peer;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Scenario 8, issue 23's firing path, each configuration in a child JVM: the expiry shot by {@link FiringShots}
+ * (its fire rate and its lag, Tickwheel's default builder against Netty 1 ms), the worker sweep (the same shot
+ * with 1 to 32 workers, and the spread of its shots), and the 1,000-step {@code CompletableFuture} chain by
+ * {@link AsyncChain} on Tickwheel's default pool and on the JDK's executor of the same size.
+ */
+final class FiringScenario extends Scenario {
+    FiringScenario() {
+        super(8, "8 firing path (expiry lag, worker sweep, async chain)",
+                s -> s.firingPeers.size() * s.firingProducers.split(",").length + s.sweepWorkers.split(",").length
+                        + 2);
+    }
+
+    @Override
+    void run(Settings s, JmhRunner jmh, Results results) {
+        String shots = s.firingWarmup + " warm-up + " + s.firingShots + " shots, medians";
+        for (String producers : s.firingProducers.split(",")) {
+            int p = Integer.parseInt(producers);
+            String label = "expiry shot, 1M timers due within 100 ms, " + Format.producers(p) + " (" + shots + ")";
+            for (Peer peer : s.firingPeers) {
+                Map<String, String> r = shot(s, peer, 0, producers);
+                double ms = Double.parseDouble(r.get("shotMedianMs"));
+                results.row(Metric.FIRING_RATE, 0, p, label).put(peer, ExpiryBenchmark.TIMERS / (ms / 1000.0) / 1e6);
+                results.row(Metric.EXPIRY_LAG, 0, p, "lag of the shot's last fire, " + Format.producers(p))
+                        .put(peer, Double.parseDouble(r.get("lagMedianMs")));
+            }
+        }
+        double fastest = Double.POSITIVE_INFINITY;
+        double slowest = 0;
+        for (String w : s.sweepWorkers.split(",")) {
+            double ms = Double.parseDouble(shot(s, Peer.TICKWHEEL, Integer.parseInt(w), "1").get("shotMedianMs"));
+            results.row(Metric.WORKER_SWEEP, Long.parseLong(w), 1, "worker sweep: the shot with " + w
+                    + " workers, 1 producer").put(Peer.TICKWHEEL, ms);
+            fastest = Math.min(fastest, ms);
+            slowest = Math.max(slowest, ms);
+        }
+        results.row(Metric.SWEEP_SPREAD, "worker sweep: slowest shot over fastest").put(Peer.TICKWHEEL,
+                slowest / fastest);
+        String chain = "1,000-step CompletableFuture async chain, median of " + s.chainRuns + " (STPE of the same"
+                + " size)";
+        results.row(Metric.CHAIN, chain).put(Peer.TICKWHEEL, chainMs(s, "TICKWHEEL"));
+        results.row(Metric.CHAIN, chain).put(Peer.JDK_STPE, chainMs(s, "JDK_STPE_N"));
+    }
+
+    private static Map<String, String> shot(Settings s, Peer peer, int workers, String producers) {
+        List<Map<String, String>> rs = ChildJvm.run(FiringShots.class, List.of("--child", "true", "--peer",
+                peer.name(), "--workers", Integer.toString(workers), "--producers", producers, "--shots",
+                Integer.toString(s.firingShots), "--warmup", Integer.toString(s.firingWarmup)));
+        return rs.get(rs.size() - 1);
+    }
+
+    private static double chainMs(Settings s, String executor) {
+        List<Map<String, String>> rs = ChildJvm.run(AsyncChain.class, List.of("--executor", executor, "--chains",
+                Integer.toString(s.chainRuns), "--warmup", Integer.toString(s.chainWarmup)));
+        return Double.parseDouble(rs.get(rs.size() - 1).get("medianMs"));
+    }
+}

@@ -1,0 +1,182 @@
+package dev.tickwheel;
+
+import static dev.tickwheel.FaultThreads.awaitCondition;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertNotSame;
+import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.List;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The worker that stands by for the next due timer (see {@link WorkerPool}'s class comment): it steps the owner's
+ * loop at the timer's tick and runs the timer itself, the owner its backup; a failure in its step fails the owner's
+ * loop as the owner's own would; shutdown and shutdownNow take it out of its slot. The races of its handshakes are
+ * jcstress tests (HandOffVsStandbyPark, ReadyAtVsStandbyArm, StandbyStepVsOwnerStep). And the owner's plan, which
+ * the standby shares: the first timer's own tick, not the cascades before it.
+ */
+class StandbyWorkerTest {
+
+    /** Isolated timers, one at a time: each runs once, never early, on a worker; the standby steps for them. */
+    @Test
+    void isolatedTimersAreSteppedAndRunByTheStandingByWorker() throws Exception {
+        WheelTimer timer = WheelTimer.create();
+        try {
+            Thread owner = timer.schedule(Thread::currentThread, 0, TimeUnit.MILLISECONDS).get(30, TimeUnit.SECONDS);
+            assertTrue(owner != null);
+            for (int i = 0; i < 40; i++) {
+                long start = System.nanoTime();
+                ScheduledFuture<Long> f = timer.schedule(System::nanoTime, 2, TimeUnit.MILLISECONDS);
+                long ran = f.get(30, TimeUnit.SECONDS);
+                assertTrue(ran - start >= TimeUnit.MILLISECONDS.toNanos(2), "never early");
+            }
+            // Each of the 40 had the pool idle and a worker standing by; the owner parks 100 µs past the tick, so
+            // the standby steps for nearly all of them. At least one proves the path runs (0 without a standby).
+            assertTrue(OwnerLoop.of(timer).standbySteps() >= 1,
+                    "standby steps: " + OwnerLoop.of(timer).standbySteps());
+            assertEquals(41, timer.metrics().fired());
+        } finally {
+            timer.shutdown();
+            assertTrue(timer.awaitTermination(30, TimeUnit.SECONDS));
+        }
+    }
+
+    /** A throwable in a step run by the standby fails the owner's loop, as one in the owner's own step does. */
+    @Test
+    void aThrowableInTheStandbysStepFailsTheOwnersLoop() throws Exception {
+        IllegalStateException boom = new IllegalStateException("boom in a standby's step");
+        WheelTimer timer = WheelTimer.builder().stepHook(() -> {
+            if (Thread.currentThread().getName().contains("worker")) {
+                throw boom;
+            }
+        }).build();
+        try {
+            timer.schedule(() -> { }, 0, TimeUnit.MILLISECONDS).get(30, TimeUnit.SECONDS); // a worker exists
+            ScheduledFuture<?> pending = timer.schedule(() -> { }, 1, TimeUnit.HOURS);
+            ExecutionException failed = null;
+            for (int i = 0; i < 500 && failed == null; i++) {
+                ScheduledFuture<?> f = timer.schedule(() -> { }, 2, TimeUnit.MILLISECONDS);
+                try {
+                    f.get(30, TimeUnit.SECONDS);
+                } catch (ExecutionException e) {
+                    failed = e;
+                }
+            }
+            assertTrue(failed != null, "a standby stepped within 500 isolated timers, and its step threw");
+            ExecutionException e = assertThrows(ExecutionException.class, () -> pending.get(30, TimeUnit.SECONDS));
+            assertInstanceOf(IllegalStateException.class, e.getCause());
+            Throwable cause = e.getCause();
+            while (cause != null && cause != boom) {
+                cause = cause.getCause();
+            }
+            assertSame(boom, cause, "the failure carries what the standby's step threw");
+            assertTrue(timer.awaitTermination(30, TimeUnit.SECONDS), "a failed owner terminates the timer");
+        } finally {
+            timer.shutdownNow();
+        }
+    }
+
+    /** shutdownNow takes the standby (parked until a timer an hour out) out of its slot; the pool terminates. */
+    @Test
+    void shutdownNowTakesTheStandbyOutOfItsSlotAndThePoolTerminates() throws Exception {
+        WheelTimer timer = WheelTimer.create();
+        timer.schedule(() -> { }, 0, TimeUnit.MILLISECONDS).get(30, TimeUnit.SECONDS);
+        ScheduledFuture<?> later = timer.schedule(() -> { }, 1, TimeUnit.HOURS);
+        awaitCondition("a worker stands by", () -> timer.pool().standsBy());
+        List<Runnable> back = timer.shutdownNow();
+        assertEquals(List.of(later), back);
+        assertTrue(timer.awaitTermination(30, TimeUnit.SECONDS));
+        assertFalse(timer.pool().standsBy());
+    }
+
+    /** shutdown lets the timer the standby waits for run at its time, then the pool terminates. */
+    @Test
+    void shutdownLetsTheStandbysTimerRunThenTerminates() throws Exception {
+        WheelTimer timer = WheelTimer.create();
+        timer.schedule(() -> { }, 0, TimeUnit.MILLISECONDS).get(30, TimeUnit.SECONDS);
+        AtomicInteger runs = new AtomicInteger();
+        ScheduledFuture<?> soon = timer.schedule(runs::incrementAndGet, 50, TimeUnit.MILLISECONDS);
+        awaitCondition("a worker stands by", () -> timer.pool().standsBy());
+        timer.shutdown();
+        assertTrue(timer.awaitTermination(30, TimeUnit.SECONDS));
+        assertTrue(soon.isDone());
+        assertEquals(1, runs.get());
+    }
+
+    /** A timer earlier than the one the standby parked for re-arms it (or the owner runs it): it runs on time. */
+    @Test
+    void anEarlierTimerThanTheStandbysRunsAtItsOwnTime() throws Exception {
+        WheelTimer timer = WheelTimer.create();
+        try {
+            timer.schedule(() -> { }, 0, TimeUnit.MILLISECONDS).get(30, TimeUnit.SECONDS);
+            timer.schedule(() -> { }, 1, TimeUnit.HOURS);
+            awaitCondition("a worker stands by for the hour-long timer", () -> timer.pool().standsBy());
+            long start = System.nanoTime();
+            Thread ranOn = timer.schedule(Thread::currentThread, 5, TimeUnit.MILLISECONDS).get(30, TimeUnit.SECONDS);
+            long took = System.nanoTime() - start;
+            assertTrue(took >= TimeUnit.MILLISECONDS.toNanos(5), "never early");
+            assertNotSame(Thread.currentThread(), ranOn);
+            assertTrue(ranOn.getName().contains("worker"), ranOn.getName());
+        } finally {
+            timer.shutdownNow();
+            assertTrue(timer.awaitTermination(30, TimeUnit.SECONDS));
+        }
+    }
+
+    /**
+     * A time source that throws once when a worker reads it (standing by, or recording lateness) loses no timer and
+     * no worker: the timer due next and a task submitted afterwards both run on the one worker.
+     */
+    @Test
+    void aTimeSourceThatThrowsOnAWorkerLosesNoTimerAndNoWorker() throws Exception {
+        java.util.concurrent.atomic.AtomicBoolean thrown = new java.util.concurrent.atomic.AtomicBoolean();
+        TimeSource flaky = () -> {
+            if (Thread.currentThread().getName().contains("worker") && thrown.compareAndSet(false, true)) {
+                throw new IllegalStateException("a clock that fails once");
+            }
+            return System.nanoTime();
+        };
+        WheelTimer timer = WheelTimer.builder().timeSource(flaky).workerThreads(1).build();
+        try {
+            timer.schedule(() -> { }, 0, TimeUnit.MILLISECONDS).get(30, TimeUnit.SECONDS);
+            for (int i = 0; i < 20; i++) {
+                timer.schedule(() -> { }, 3, TimeUnit.MILLISECONDS).get(30, TimeUnit.SECONDS);
+                timer.submit(() -> { }).get(30, TimeUnit.SECONDS);
+            }
+            assertTrue(thrown.get(), "a worker read the clock");
+        } finally {
+            timer.shutdownNow();
+            assertTrue(timer.awaitTermination(30, TimeUnit.SECONDS));
+        }
+    }
+
+    /** The owner plans its park for the first timer's own tick, not for the cascade of the slot that holds it. */
+    @Test
+    void theOwnerPlansForTheFirstTimersOwnTickNotItsCascades() {
+        ManualTimeSource clock = new ManualTimeSource();
+        WheelTimer timer = WheelTimer.builder().tick(1, TimeUnit.MICROSECONDS).timeSource(clock).manualDrive()
+                .executor(Runnable::run).build();
+        OwnerLoop loop = OwnerLoop.of(timer);
+        timer.schedule(() -> { }, 20_000, TimeUnit.MICROSECONDS); // two levels up: cascades at earlier ticks
+        loop.step();
+        long key = 20_000;
+        assertTrue(loop.wheel().nextEventAtOrBefore(Long.MAX_VALUE) < key, "the wheel's next event is a cascade");
+        assertEquals(key, loop.planPark(), "the owner parks until the timer's own tick");
+        loop.step(); // withdraws nothing: the plan is a test's; a step re-reads the clock
+        // A crowded slot (more timers than the owner looks at): the plan falls back to the cascade, earlier.
+        for (int i = 0; i < OwnerLoop.READY_SCAN + 1; i++) {
+            timer.schedule(() -> { }, 30_000 + i, TimeUnit.MICROSECONDS);
+        }
+        loop.step();
+        long planned = loop.planPark();
+        assertTrue(planned <= key, "never past the first timer: " + planned);
+    }
+}
