@@ -26,8 +26,8 @@ import org.jctools.queues.MessagePassingQueue;
  * it takes the first due timer itself, so a timer that fires while the pool is idle waits for one thread's wake-up,
  * not two in turn (the owner's, then a worker's). The owner holds {@link #stepping} from its wake-up to its next
  * park and releases it just before it parks; the standby only tries it (one CAS) while the owner is parked with a
- * plan and the timer is running, and only for a plain step: never the shutdown, shutdownNow or failure paths,
- * which stay the owner's. The token's CAS and release store order every plain field here (and the wheel, the due
+ * plan and the timer is running, and only for the expiry half of a step (advance to now, hand off what is due): the
+ * drains, the park plan and the shutdown, shutdownNow and failure paths stay the owner's, which it then wakes. The token's CAS and release store order every plain field here (and the wheel, the due
  * buffer, the command queues' consumer side, the pool's batch chain) between the two threads.
  *
  * <p>Tests drive it directly: {@link #of(WheelTimer)} finds a timer's loop, {@link #step()} and
@@ -146,15 +146,10 @@ final class OwnerLoop implements WorkerPool.StandbyHost {
         }
         int rs = port.runState();
         if (rs >= CommandPort.STOP) {
-            if (!byStandby) {
-                stopNow();
-            }
+            stopNow();
             return false;
         }
         if (rs == CommandPort.SHUTDOWN) {
-            if (byStandby) {
-                return false; // shutdown's steps are the owner's
-            }
             shutdownSeen = true; // shutdown() itself ended the periodic timers; their cancel commands unlink them
         }
         if (stepHook != null) {
@@ -177,7 +172,7 @@ final class OwnerLoop implements WorkerPool.StandbyHost {
         if (port.termination.ownerDone()) {
             return false; // a task run on this thread called shutdownNow
         }
-        if (rs == CommandPort.SHUTDOWN && !byStandby && wheel.isEmpty() && port.starts.isEmpty()) {
+        if (rs == CommandPort.SHUTDOWN && wheel.isEmpty() && port.starts.isEmpty()) {
             port.termination.exit(null, dispatch);
             return false;
         }
@@ -391,10 +386,11 @@ final class OwnerLoop implements WorkerPool.StandbyHost {
     }
 
     /**
-     * A worker standing by for the next due timer, at its tick: one step of the owner's loop, if the owner is parked
-     * with a plan, the timer is running, and nobody holds the token. The owner still wakes at its planned tick and
-     * finds the work done. Never the shutdown, shutdownNow or failure paths: those stay the owner's. A throwable
-     * that escapes the step is handed to the owner, whose loop then fails with it.
+     * A worker standing by for the next due timer, at its tick: the expiry half of a step (advance to now, hand off
+     * what is due, publish the next due tick), if the owner is parked with a plan, the timer is running, and nobody
+     * holds the token; then it wakes the owner, which drains the commands and plans again. Never the shutdown,
+     * shutdownNow or failure paths: those stay the owner's. A throwable that escapes the step is handed to the owner,
+     * whose loop then fails with it.
      *
      * @return whether this thread stepped the loop
      */
@@ -411,9 +407,9 @@ final class OwnerLoop implements WorkerPool.StandbyHost {
             STEPPING.setRelease(this, 0);
         }
         if (stepped) {
-            // Wake the owner to plan again, now rather than at its backup tick: its published plan is the tick just
-            // served, so a producer whose timer is due before the backup would not wake it, and this worker may be
-            // held by the task it takes next. The owner's wake-up moves off the timer's path; it is not added.
+            // Wake the owner to drain and plan again, now rather than at its backup tick: its published plan is the
+            // tick just served, so a producer whose timer is due before the backup would not wake it, and this worker
+            // may be held by the task it takes next. The owner's wake-up moves; it is not added.
             port.nudgeOwner();
         }
         return stepped;
@@ -426,9 +422,23 @@ final class OwnerLoop implements WorkerPool.StandbyHost {
                 return false;
             }
             byStandby = true;
-            step();
+            if (stepHook != null) {
+                stepHook.run();
+            }
+            // The expiry half of a step only: advance to now and hand off what is due. The drains (a burst of
+            // commands would delay the timer this worker is about to run) and the park plan stay the owner's, which
+            // this worker wakes as it gives the token back.
+            long tick = clock.tickNow();
+            stepTick = tick;
+            int room = due.length - dueCount;
+            if (room > 0) {
+                wheel.increaseMinAllowedKey(tick + 1, Math.min(batch, room), expirer);
+            }
+            dispatchDue();
+            long behind = tick + 1 - wheel.minAllowedKey();
+            port.counters.publishStep(fired, behind > 0 ? behind * clock.tickNanos : 0L);
             standbySteps++;
-            planReady(clock.tickNow());
+            planReady(tick);
             return true;
         } catch (Throwable e) {
             standbyFailure = e;

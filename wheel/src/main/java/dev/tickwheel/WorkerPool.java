@@ -44,9 +44,10 @@ import java.util.function.Consumer;
  * <h2>One worker stands by for the next due timer</h2>
  * The first worker to go idle while none stands by parks in the {@link #standby} slot instead of on the idle
  * stack, until the tick of the owner's next due timer ({@link #readyAt}, published by whoever steps the owner's
- * loop as it plans a park). At that tick it tries to step the owner's loop itself ({@link StandbyHost#standbyStep},
- * one CAS on the loop's step token, only while the owner is parked) and then takes the first due timer, with no
- * hand-off wake-up; if the owner stepped first, it is already awake for the owner's push. So a timer that fires
+ * loop as it plans a park). At that tick it tries to run the expiry half of the owner's step itself
+ * ({@link StandbyHost#standbyStep}: one CAS on the loop's step token, only while the owner is parked; advance to now,
+ * hand off what is due) and then takes the first due timer, with no hand-off wake-up; if the owner stepped first, it
+ * is already awake for the owner's push. So a timer that fires
  * while the pool is idle waits for one thread's wake-up, as with the JDK's leader thread, not for the owner's and
  * then a worker's in turn. The costs: the standby's timed wake-up at each due tick (counted in {@link #wakeups}),
  * and an unpark to re-arm it when a plan moves the tick earlier than the one it parked for (also counted); after
@@ -156,6 +157,12 @@ final class WorkerPool extends TaskDispatch {
      * the timer once, before the timer is published; null for a test's pool. Plain: published with the timer.
      */
     Runnable ownerNudge;
+    /**
+     * How early the standby's timed park aims before its tick: Linux ends a timed park anywhere up to its timer slack
+     * (50 µs by default) after the time asked, so the standby asks that much earlier and spins the rest (at most this,
+     * per tick it stands by for; usually far less, as the park mostly ends near its slack's end).
+     */
+    static final long STANDBY_LEAD_NANOS = TimeUnit.MICROSECONDS.toNanos(50);
     /** No due tick to stand by for ({@link #readyTick}, {@link #armedTick}). */
     static final long NO_READY = Long.MAX_VALUE;
     /** {@link #armStandby}'s answer when the worker is no longer the standby. */
@@ -637,7 +644,13 @@ final class WorkerPool extends TaskDispatch {
                     leaveStandby(w); // the user's clock threw: this worker parks on the idle stack instead
                     return false;
                 }
-                if (nanos <= 0) {
+                if (nanos <= STANDBY_LEAD_NANOS) {
+                    // Woken by the timed park, which the kernel ends up to its timer slack late: the park aimed
+                    // STANDBY_LEAD_NANOS early, and the rest is a short spin to the tick, never early.
+                    while (nanos > 0 && w.state == STANDBY) {
+                        Thread.onSpinWait();
+                        nanos = nanosUntil(r);
+                    }
                     w.servedTick = r;
                     if (leaveStandby(w)) {
                         unparks.increment(); // its timed wake-up: one per due tick it stood by for
@@ -648,7 +661,7 @@ final class WorkerPool extends TaskDispatch {
                 if (r == NO_READY) {
                     LockSupport.park(this);
                 } else {
-                    LockSupport.parkNanos(this, nanos);
+                    LockSupport.parkNanos(this, nanos - STANDBY_LEAD_NANOS);
                 }
                 if (Thread.interrupted()) {
                     interrupted = true; // a stray interrupt must not spin this loop; a stop one is kept

@@ -144,7 +144,7 @@ public final class Settings {
         return notes;
     }
 
-    /** The ~2 minute selection (2.5 on JDK 25, which adds the ForkJoinPool peers). */
+    /** The ~4 minute selection (more on JDK 25, which adds the ForkJoinPool peers). */
     public static Settings quick(String[] args) {
         return quick(args, Peer::available);
     }

@@ -36,6 +36,33 @@ class VerdictsTest {
                 v.outcome() == Outcome.MET || v.outcome() == Outcome.MISSED, t + " was not judged: " + v));
     }
 
+    /** Issue 23's rows: the worst lag over the producer counts, the sweep's spread, the chain against the JDK's. */
+    @Test
+    void theFiringPathsTargetsJudgeTheirWorstFigure() {
+        Results results = new Results();
+        results.row(Metric.EXPIRY_LAG, 0, 1, "lag, 1 producer").put(Peer.TICKWHEEL, 12.0);
+        results.row(Metric.EXPIRY_LAG, 0, 2, "lag, 2 producers").put(Peer.TICKWHEEL, 25.0);
+        results.row(Metric.EXPIRY_LAG, 0, 2, "lag, 2 producers").put(Peer.NETTY_1MS, 1.0);
+        results.row(Metric.SWEEP_SPREAD, "spread").put(Peer.TICKWHEEL, 1.08);
+        results.row(Metric.CHAIN, "chain").put(Peer.TICKWHEEL, 0.21);
+        results.row(Metric.CHAIN, "chain").put(Peer.JDK_STPE, 0.20);
+        Map<Target, Verdict> v = new EnumMap<>(Target.class);
+        for (Verdict x : Verdicts.judge(results)) {
+            v.put(x.target(), x);
+        }
+        assertEquals(Outcome.MISSED, v.get(Target.EXPIRY_LAG).outcome(), v.get(Target.EXPIRY_LAG).line());
+        assertTrue(v.get(Target.EXPIRY_LAG).line().contains("Netty 1 ms: 1"), v.get(Target.EXPIRY_LAG).line());
+        assertEquals(Outcome.MET, v.get(Target.SWEEP_SPREAD).outcome(), v.get(Target.SWEEP_SPREAD).line());
+        assertEquals(Outcome.MISSED, v.get(Target.CHAIN_VS_JDK).outcome(), v.get(Target.CHAIN_VS_JDK).line());
+        results.row(Metric.EXPIRY_LAG, 0, 2, "lag, 2 producers").put(Peer.TICKWHEEL, 19.0);
+        results.row(Metric.CHAIN, "chain").put(Peer.TICKWHEEL, 0.19);
+        for (Verdict x : Verdicts.judge(results)) {
+            v.put(x.target(), x);
+        }
+        assertEquals(Outcome.MET, v.get(Target.EXPIRY_LAG).outcome(), v.get(Target.EXPIRY_LAG).line());
+        assertEquals(Outcome.MET, v.get(Target.CHAIN_VS_JDK).outcome(), v.get(Target.CHAIN_VS_JDK).line());
+    }
+
     @Test
     void everyTargetReadsAMetricAndIsJudgedWhenEverythingIsMeasured() {
         Results results = new Results();
