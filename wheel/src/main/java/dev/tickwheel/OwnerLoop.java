@@ -480,8 +480,8 @@ final class OwnerLoop implements WorkerPool.StandbyHost {
         // A worker stands by for the first due timer: the owner parks a little past it (backupNanos), so that the
         // worker, not the owner, usually steps at that tick and runs the timer with one wake-up; the owner is the
         // backup. The plan producers read stays the due tick.
-        dispatch.readyAt(due > tick && due != CommandPort.NO_EVENT ? due : Long.MAX_VALUE);
-        backupNanos = due > tick && due != CommandPort.NO_EVENT && dispatch.standsBy() ? STANDBY_BACKUP_NANOS : 0L;
+        boolean covered = dispatch.readyAt(due > tick && due != CommandPort.NO_EVENT ? due : Long.MAX_VALUE);
+        backupNanos = covered ? STANDBY_BACKUP_NANOS : 0L;
         if (reapedLastStep) {
             planned = Math.min(planned, tick + port.reapTicks);
         }

@@ -40,12 +40,10 @@ abstract class TaskDispatch {
      * an earlier cascade tick when the slot that holds it is too crowded to search (see
      * {@code TimingWheel.minKeyOrNextEvent}), or {@link Long#MAX_VALUE} if none. The own pool has a worker stand by
      * for it (see {@code WorkerPool}); other dispatches ignore it.
+     *
+     * @return whether a worker will stand by for that tick
      */
-    void readyAt(long tick) {
-    }
-
-    /** @return whether a worker stands by for the tick last given to {@link #readyAt} (the own pool's standby) */
-    boolean standsBy() {
+    boolean readyAt(long tick) {
         return false;
     }
 

@@ -163,6 +163,11 @@ final class WorkerPool extends TaskDispatch {
      * per tick it stands by for; usually far less, as the park mostly ends near its slack's end).
      */
     static final long STANDBY_LEAD_NANOS = TimeUnit.MICROSECONDS.toNanos(50);
+    /**
+     * The nearest tick a worker stands by for: a timer due sooner (a burst, a tick just after another) is the owner's,
+     * so that a standby never spins from tick to tick nor is unparked at each of the owner's plans.
+     */
+    static final long STANDBY_MIN_NANOS = TimeUnit.MICROSECONDS.toNanos(200);
     /** No due tick to stand by for ({@link #readyTick}, {@link #armedTick}). */
     static final long NO_READY = Long.MAX_VALUE;
     /** {@link #armStandby}'s answer when the worker is no longer the standby. */
@@ -332,20 +337,34 @@ final class WorkerPool extends TaskDispatch {
     }
 
     /**
-     * The step token's holder, as it plans a park: the tick of the next due timer ({@link #NO_READY}: none). If a
+     * The step token's holder, as it plans a park: the tick of the next due timer ({@link #NO_READY}: none). The
+     * standby stands by only for a tick at least {@link #STANDBY_MIN_NANOS} away (or one it is armed for already):
+     * nearer ticks, as in a burst, stay the owner's, so that the standby neither spins nor is unparked per tick. If a
      * worker stands by for a later tick (or none), it is unparked to re-arm.
+     *
+     * @return whether a worker will stand by for this tick (the owner may then park a little past it)
      */
     @Override
-    void readyAt(long tick) {
-        if (standbyHost == null || tick == readyTick) {
-            return;
+    boolean readyAt(long tick) {
+        if (standbyHost == null) {
+            return false;
         }
-        readyTick = tick; // sv, then lv of the slot and armedTick: the Dekker pair with standBy's arm
+        boolean armed = tick != NO_READY && standby != 0 && armedTick == tick;
+        long n = tick == NO_READY || armed ? 0 : nanosUntil(tick);
+        boolean covered = armed || (tick != NO_READY && n != CLOCK_FAILED && n >= STANDBY_MIN_NANOS);
+        long publish = covered ? tick : NO_READY;
+        if (publish != readyTick) {
+            readyTick = publish; // sv, then lv of the slot and armedTick: the Dekker pair with armStandby
+        }
+        if (!covered) {
+            return false;
+        }
         int s = standby;
-        if (s != 0 && tick < armedTick) {
+        if (s != 0 && publish < armedTick) {
             unparks.increment();
             LockSupport.unpark(workers[s - 1].thread);
         }
+        return s != 0 || spinning != 0; // the spinner takes the slot when its spin ends, if no work came
     }
 
     @Override
@@ -616,8 +635,7 @@ final class WorkerPool extends TaskDispatch {
         }
     }
 
-    /** A worker stands by, or the spinner will (it takes the slot when its spin ends, if no work came). */
-    @Override
+    /** @return whether a worker stands by, or the spinner will (tests) */
     boolean standsBy() {
         return standbyHost != null && (standby != 0 || spinning != 0);
     }
