@@ -41,7 +41,7 @@ final class OwnerLoop implements WorkerPool.StandbyHost {
      */
     static final long MID_OFFER_BACKOFF_NANOS = TimeUnit.MICROSECONDS.toNanos(50);
     /** The most timers the owner looks at to find the next due tick for the standby worker (see planReady). */
-    static final int READY_SCAN = 64;
+    static final int READY_SCAN = 8;
     /** How long past the first due tick the owner parks while a worker stands by for it: the backup's delay. */
     static final long STANDBY_BACKUP_NANOS = TimeUnit.MICROSECONDS.toNanos(100);
     /** How long the owner backs off, after a short spin, while a standby worker's step holds the token. */
