@@ -110,7 +110,7 @@ public final class Settings {
         sweepWorkers = "1,2,4,8,16,32";
         firingWarmup = full ? 5 : 2;
         firingShots = full ? 7 : 3;
-        chainWarmup = full ? 200 : 100;
+        chainWarmup = 200;
         chainRuns = full ? 41 : 21;
     }
 
