@@ -450,6 +450,11 @@ abstract class CommandPort extends AbstractExecutorService {
         return !starts.isEmpty() || !cancels.isEmpty();
     }
 
+    /** Any thread: the owner's published plan (lv): a tick, {@link #NO_EVENT}, {@link #AWAKE} or UNSTARTED. */
+    final long plan() {
+        return wakeupTick;
+    }
+
     /** The owner withdraws its plan (it will not park after all), or is awake again after parking. */
     final void withdrawPlan() {
         wakeupTick = AWAKE;

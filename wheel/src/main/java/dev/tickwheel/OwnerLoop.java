@@ -27,8 +27,11 @@ import org.jctools.queues.MessagePassingQueue;
  * not two in turn (the owner's, then a worker's). The owner holds {@link #stepping} from its wake-up to its next
  * park and releases it just before it parks; the standby only tries it (one CAS) while the owner is parked with a
  * plan and the timer is running, and only for the expiry half of a step (advance to now, hand off what is due): the
- * drains, the park plan and the shutdown, shutdownNow and failure paths stay the owner's, which it then wakes. The token's CAS and release store order every plain field here (and the wheel, the due
- * buffer, the command queues' consumer side, the pool's batch chain) between the two threads.
+ * drains, the park plan and the shutdown, shutdownNow and failure paths stay the owner's. The owner then wakes at
+ * its backup, past the tick, unless the standby wakes it sooner because the next due timer needs it; its published
+ * plan is that backup tick, so a producer whose timer is due earlier wakes it. The token's CAS and release store
+ * order every plain field here (and the wheel, the due buffer, the command queues' consumer side, the pool's batch
+ * chain) between the two threads.
  *
  * <p>Tests drive it directly: {@link #of(WheelTimer)} finds a timer's loop, {@link #step()} and
  * {@link #planPark()} run the owner's decisions on the calling thread, and {@link #wheel()} shows its wheel.
@@ -87,6 +90,12 @@ final class OwnerLoop implements WorkerPool.StandbyHost {
     private boolean byStandby;
     /** How long past its due tick the owner parks, as the standby's backup (0: no standby). Token holder's, plain. */
     private long backupNanos;
+    /**
+     * The last planReady's answer: the next key or event (NO_EVENT: none), and whether a worker stands by for it.
+     * Plain: written and read by the step token's holder.
+     */
+    private long readyNext = CommandPort.NO_EVENT;
+    private boolean readyCovered;
     /** Steps run by a standby worker (for tests). sv by the token holder only, so the increment is not lost; lv. */
     private volatile long standbySteps;
     /** A throwable that escaped a standby's step: the owner throws it from its next step (sv by the standby, lv). */
@@ -388,7 +397,9 @@ final class OwnerLoop implements WorkerPool.StandbyHost {
     /**
      * A worker standing by for the next due timer, at its tick: the expiry half of a step (advance to now, hand off
      * what is due, publish the next due tick), if the owner is parked with a plan, the timer is running, and nobody
-     * holds the token; then it wakes the owner, which drains the commands and plans again. Never the shutdown,
+     * holds the token; then it wakes the owner only if the next due timer comes before the owner's backup tick and
+     * no worker stands by for it (or this step left due timers behind): otherwise the owner drains the commands and
+     * plans again at its backup, off this timer's path. Never the shutdown,
      * shutdownNow or failure paths: those stay the owner's. A throwable that escapes the step is handed to the owner,
      * whose loop then fails with it.
      *
@@ -396,23 +407,52 @@ final class OwnerLoop implements WorkerPool.StandbyHost {
      */
     @Override
     public boolean standbyStep() {
-        if (port.isAwake() || port.runState() != CommandPort.ACTIVE || stepping != 0
-                || !STEPPING.compareAndSet(this, 0, 1)) {
+        long seen = port.plan();
+        if (seen == CommandPort.AWAKE || seen == CommandPort.UNSTARTED || port.runState() != CommandPort.ACTIVE
+                || stepping != 0 || !STEPPING.compareAndSet(this, 0, 1)) {
             return false;
         }
         boolean stepped;
+        boolean wakeOwner = false;
         try {
+            // Read again under the token: the owner plans only while holding it, so this is the plan it parked
+            // with (the tick by which it wakes anyway, its backup), or AWAKE if a producer has woken it since.
+            long plan = port.plan();
             stepped = stepAsStandby();
+            wakeOwner = stepped && plan != CommandPort.AWAKE
+                    && ownerMustWake(stepTick, readyNext, readyCovered, plan);
         } finally {
             STEPPING.setRelease(this, 0);
         }
-        if (stepped) {
-            // Wake the owner to drain and plan again, now rather than at its backup tick: its published plan is the
-            // tick just served, so a producer whose timer is due before the backup would not wake it, and this worker
-            // may be held by the task it takes next. The owner's wake-up moves; it is not added.
+        if (wakeOwner) {
+            // The step left due timers behind, or the next due timer comes before the owner's wake-up and no worker
+            // stands by for it: the owner must plan for it now. Otherwise the owner sleeps on to its backup tick,
+            // one wake-up later and off this timer's path, and drains the commands then: its published plan is
+            // that tick (planPark), so a producer whose timer is due before it wakes it meanwhile.
             port.nudgeOwner();
         }
         return stepped;
+    }
+
+    /**
+     * The tick by which an owner that parked with {@code plan} and {@code backupNanos} has woken: the start of that
+     * tick is at or after its timed park ends. Saturates at {@link CommandPort#NO_EVENT} (an indefinite park).
+     */
+    static long ownerWakeTick(long plan, long backupNanos, long tickNanos) {
+        if (plan == CommandPort.NO_EVENT || backupNanos <= 0) {
+            return plan;
+        }
+        long ticks = (backupNanos + tickNanos - 1) / tickNanos;
+        return plan > CommandPort.NO_EVENT - ticks ? CommandPort.NO_EVENT : plan + ticks;
+    }
+
+    /**
+     * After a standby's step at {@code tick}: whether the owner must wake now rather than at {@code ownerWake}.
+     * Yes if the step left due timers behind (the next key is not after the tick), or if the next due tick comes
+     * before the owner's wake-up and no worker stands by for it.
+     */
+    static boolean ownerMustWake(long tick, long next, boolean covered, long ownerWake) {
+        return next <= tick || (!covered && next < ownerWake);
     }
 
     /** The standby's step, the token held. */
@@ -427,7 +467,7 @@ final class OwnerLoop implements WorkerPool.StandbyHost {
             }
             // The expiry half of a step only: advance to now and hand off what is due. The drains (a burst of
             // commands would delay the timer this worker is about to run) and the park plan stay the owner's, which
-            // this worker wakes as it gives the token back.
+            // wakes at its backup tick, or sooner if standbyStep finds the next due timer needs it.
             long tick = clock.tickNow();
             stepTick = tick;
             int room = due.length - dueCount;
@@ -459,9 +499,11 @@ final class OwnerLoop implements WorkerPool.StandbyHost {
      * or, when finding it would take more than {@link #READY_SCAN} looks (a crowded slot above level 0), the
      * earlier cascade tick of that slot (the standby then steps the cascade and stands by again).
      */
-    private void planReady(long tick) {
+    private boolean planReady(long tick) {
         long next = wheel.minKeyOrNextEvent(READY_SCAN);
-        dispatch.readyAt(next > tick ? next : Long.MAX_VALUE);
+        readyNext = next;
+        readyCovered = dispatch.readyAt(next > tick ? next : Long.MAX_VALUE);
+        return readyCovered;
     }
 
     /**
@@ -479,7 +521,7 @@ final class OwnerLoop implements WorkerPool.StandbyHost {
         long planned = due;
         // A worker stands by for the first due timer: the owner parks a little past it (backupNanos), so that the
         // worker, not the owner, usually steps at that tick and runs the timer with one wake-up; the owner is the
-        // backup. The plan producers read stays the due tick.
+        // backup, and wakes then to drain and plan (the standby does not wake it unless the next due timer needs it).
         boolean covered = dispatch.readyAt(due > tick && due != CommandPort.NO_EVENT ? due : Long.MAX_VALUE);
         backupNanos = covered ? STANDBY_BACKUP_NANOS : 0L;
         if (reapedLastStep) {
@@ -489,8 +531,14 @@ final class OwnerLoop implements WorkerPool.StandbyHost {
             // Handed-off work still queued: look again soon, in case every awake worker is blocked (the watchdog).
             planned = Math.min(planned, tick + Math.max(1, dispatch.stallNanos() / clock.tickNanos));
         }
+        if (planned != due) {
+            backupNanos = 0L; // woken earlier than the due tick anyway (a reap, the watchdog)
+        }
         int rs = port.runState();
-        port.publishPlan(planned, tick);
+        // Producers compare their keys with the tick by which the owner wakes: past the due tick by the backup when
+        // a worker stands by for it, so that a timer due before the backup wakes the owner at its offer, and the
+        // standby's step need not wake the owner after it.
+        port.publishPlan(ownerWakeTick(planned, backupNanos, clock.tickNanos), tick);
         int reaped = port.cancels.drain(reaper, batch);
         int started = port.starts.drain(starter, batch);
         boolean midOffer = port.commandsInFlight();
@@ -513,9 +561,6 @@ final class OwnerLoop implements WorkerPool.StandbyHost {
                 midOfferPlans = 0;
             }
             return CommandPort.AWAKE;
-        }
-        if (planned != due) {
-            backupNanos = 0L; // woken earlier than the due tick anyway (a reap, the watchdog)
         }
         return planned;
     }

@@ -179,4 +179,74 @@ class StandbyWorkerTest {
         long planned = loop.planPark();
         assertTrue(planned <= key, "never past the first timer: " + planned);
     }
+
+    /** A manual-drive timer with its own pool of one detached worker, which stands by (as the spinner would). */
+    private static WheelTimer standingByRig(ManualTimeSource clock) {
+        WheelTimer timer = WheelTimer.builder().tick(1, TimeUnit.MICROSECONDS).timeSource(clock).manualDrive()
+                .workerThreads(1).build();
+        WorkerPool pool = timer.pool();
+        pool.detachedWorker();
+        pool.standbyHost = OwnerLoop.of(timer);
+        pool.becomeSpinner(); // readyAt: a worker will stand by for the tick
+        return timer;
+    }
+
+    /**
+     * When a worker stands by for the owner's tick, the owner publishes the tick it really wakes at (its backup, 100
+     * µs later): a producer whose timer is due before that wakes it at once; one due after does not. The standby's
+     * step then leaves the owner asleep until that backup, unless the next due timer needs it sooner.
+     */
+    @Test
+    void theOwnersPublishedPlanIsItsBackupTickAndTheStandbyLeavesItAsleep() {
+        ManualTimeSource clock = new ManualTimeSource();
+        WheelTimer timer = standingByRig(clock);
+        OwnerLoop loop = OwnerLoop.of(timer);
+        long backupTicks = OwnerLoop.STANDBY_BACKUP_NANOS / 1_000;
+        timer.schedule(() -> { }, 2_000, TimeUnit.MICROSECONDS);
+        loop.step();
+        assertEquals(2_000, loop.planPark(), "the owner parks until the timer's tick (and its backup past it)");
+        assertEquals(2_000 + backupTicks, timer.plan(), "producers read the tick the owner wakes at");
+        timer.schedule(() -> { }, 2_000 + backupTicks + 50, TimeUnit.MICROSECONDS);
+        assertFalse(timer.isAwake(), "a timer due after the backup tick does not wake the owner");
+
+        clock.advance(2_000, TimeUnit.MICROSECONDS);
+        assertTrue(loop.standbyStep(), "the standby steps while the owner sleeps");
+        assertFalse(timer.isAwake(), "nothing due before the owner's backup: the standby leaves it asleep");
+        assertEquals(2_000 + backupTicks, timer.plan(), "the plan stays the owner's real wake-up");
+        timer.schedule(() -> { }, 30, TimeUnit.MICROSECONDS);
+        assertTrue(timer.isAwake(), "a timer due before the owner's backup wakes it at its offer");
+        timer.shutdownNow();
+    }
+
+    /** A standby's step wakes the owner when the next due timer comes before the owner's backup and is uncovered. */
+    @Test
+    void theStandbyWakesTheOwnerWhenTheNextTimerIsDueBeforeItsBackup() {
+        ManualTimeSource clock = new ManualTimeSource();
+        WheelTimer timer = standingByRig(clock);
+        OwnerLoop loop = OwnerLoop.of(timer);
+        timer.schedule(() -> { }, 2_000, TimeUnit.MICROSECONDS);
+        timer.schedule(() -> { }, 2_040, TimeUnit.MICROSECONDS); // 40 µs after: too near for a standby
+        loop.step();
+        assertEquals(2_000, loop.planPark());
+        clock.advance(2_000, TimeUnit.MICROSECONDS);
+        assertTrue(loop.standbyStep());
+        assertTrue(timer.isAwake(), "the timer 40 µs on is before the owner's backup and nobody stands by for it");
+        timer.shutdownNow();
+    }
+
+    /** The two rules the standby's step and the owner's plan share, on their edges. */
+    @Test
+    void theOwnersWakeTickAndWhetherTheStandbyMustWakeIt() {
+        assertEquals(5_100, OwnerLoop.ownerWakeTick(5_000, 100_000, 1_000), "1 µs tick: 100 ticks on");
+        assertEquals(6, OwnerLoop.ownerWakeTick(5, 100_000, 1_000_000), "1 ms tick: the next tick's start");
+        assertEquals(5, OwnerLoop.ownerWakeTick(5, 0, 1_000), "no backup: the planned tick");
+        assertEquals(CommandPort.NO_EVENT, OwnerLoop.ownerWakeTick(CommandPort.NO_EVENT, 100_000, 1_000));
+        assertEquals(CommandPort.NO_EVENT, OwnerLoop.ownerWakeTick(CommandPort.NO_EVENT - 3, 100_000, 1_000),
+                "saturates");
+        assertTrue(OwnerLoop.ownerMustWake(10, 10, true, 100), "due timers left behind at the tick");
+        assertTrue(OwnerLoop.ownerMustWake(10, 50, false, 100), "uncovered, before the owner's wake-up");
+        assertFalse(OwnerLoop.ownerMustWake(10, 50, true, 100), "a worker stands by for it");
+        assertFalse(OwnerLoop.ownerMustWake(10, 100, false, 100), "at the owner's wake-up: it plans then");
+        assertFalse(OwnerLoop.ownerMustWake(10, CommandPort.NO_EVENT, false, 100), "nothing left");
+    }
 }
