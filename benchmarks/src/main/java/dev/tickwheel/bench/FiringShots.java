@@ -26,6 +26,11 @@ import java.util.concurrent.locks.LockSupport;
  * Tickwheel worker sweep {@code --workers 1,2,4,8,16,32} (the default builder but for its pool size). {@code --busy N}
  * starts N busy-spinning processes beside the timer (what a loaded box looks like); they are stopped afterwards.
  *
+ * <p>Each configuration also reports the CPU time per fired timer of the threads involved (from
+ * {@code ThreadMXBean}, over the measured shots): the owner thread (Tickwheel's), the timer's other threads (its
+ * pool; a peer's own threads) and the producers' scheduling loops. Where cores are few the shot cannot take less than
+ * their sum divided by the cores: that is the limit beside the fire rate on a small machine.
+ *
  * <pre>
  * java -cp benchmarks/target/benchmarks.jar dev.tickwheel.bench.FiringShots --peers TICKWHEEL,NETTY_1MS,JDK_STPE
  *      --producers 1,2 --workers 1,2,4,8,16,32 [--shots 7] [--warmup 5] [--busy 0]
@@ -71,16 +76,17 @@ public final class FiringShots {
                     + " warm-up + " + shots + " measured shots per configuration, " + busy + " busy processes beside"
                     + "; CPU " + dev.tickwheel.bench.suite.RunEnvironment.cpuModel() + ", " + Runtime.getRuntime().availableProcessors()
                     + " CPUs, load " + dev.tickwheel.bench.suite.RunEnvironment.loadAverage() + ", JDK " + Runtime.version());
-            System.out.printf("%-46s %10s %10s %10s %12s %14s %14s%n", "configuration", "shot ms", "M fires/s",
-                    "lag ms", "lag max ms", "pushes per 1M", "wake-ups /1M");
+            System.out.printf("%-46s %10s %10s %10s %12s %14s %14s %24s%n", "configuration", "shot ms", "M fires/s",
+                    "lag ms", "lag max ms", "pushes per 1M", "wake-ups /1M", "CPU ns/fire own+pool+prod");
             for (String[] c : configs) {
                 List<Map<String, String>> rs = ChildJvm.run(FiringShots.class, List.of("--child", "true", "--peer",
                         c[1], "--workers", c[2], "--producers", c[3], "--shots", shots, "--warmup", warmup));
                 Map<String, String> r = rs.get(rs.size() - 1);
                 double shotMs = Double.parseDouble(r.get("shotMedianMs"));
-                System.out.printf("%-46s %10.1f %10.2f %10.2f %12.2f %14s %14s%n", c[0], shotMs,
+                System.out.printf("%-46s %10.1f %10.2f %10.2f %12.2f %14s %14s %24s%n", c[0], shotMs,
                         TIMERS / shotMs / 1000.0, Double.parseDouble(r.get("lagMedianMs")),
-                        Double.parseDouble(r.get("lagMaxMs")), r.get("handOffsPer1M"), r.get("wakeupsPer1M"));
+                        Double.parseDouble(r.get("lagMaxMs")), r.get("handOffsPer1M"), r.get("wakeupsPer1M"),
+                        r.get("ownerCpuNs") + "+" + r.get("poolCpuNs") + "+" + r.get("producerCpuNs"));
                 ChildJvm.report(Map.of("config", c[0].replace(' ', '_'), "shotMedianMs", r.get("shotMedianMs"),
                         "lagMedianMs", r.get("lagMedianMs"), "lagMaxMs", r.get("lagMaxMs"), "shots",
                         r.get("shotsMs")));
@@ -97,6 +103,7 @@ public final class FiringShots {
         int producers = Integer.parseInt(opts.get("producers"));
         int shots = Integer.parseInt(opts.get("shots"));
         int warmup = Integer.parseInt(opts.get("warmup"));
+        java.util.Set<Thread> existing = java.util.Set.copyOf(Thread.getAllStackTraces().keySet());
         TimerAdapter timer = workers > 0 ? new TickwheelAdapter(false, dev.tickwheel.WheelTimer.DEFAULT_TICK_NANOS,
                 workers) : peer.create();
         long[][] delays = new long[producers][];
@@ -109,20 +116,27 @@ public final class FiringShots {
         }
         double[] shotMs = new double[shots];
         double[] lagMs = new double[shots];
+        double producerCpuNs = 0;
         long[] before = null;
         long[] after = null;
+        java.lang.management.ThreadMXBean mx = java.lang.management.ManagementFactory.getThreadMXBean();
+        Map<String, Long> cpuAtStart = null;
+        Map<String, Long> cpuAtEnd = null;
         try {
             for (int s = -warmup; s < shots; s++) {
                 if (s == 0) {
                     before = timer.handOffCounts();
+                    cpuAtStart = cpuByRole(mx, existing);
                 }
                 double[] r = shot(timer, delays);
                 if (s >= 0) {
                     shotMs[s] = r[0];
                     lagMs[s] = r[1];
+                    producerCpuNs += r[2];
                 }
             }
             after = timer.handOffCounts();
+            cpuAtEnd = cpuByRole(mx, existing);
         } finally {
             timer.close();
         }
@@ -135,6 +149,17 @@ public final class FiringShots {
             out.put("handOffsPer1M", "-");
             out.put("wakeupsPer1M", "-");
         }
+        if (cpuAtStart != null && cpuAtEnd != null) {
+            // CPU per fired timer: the owner thread (Tickwheel's), the timer's other threads (its workers; a peer's
+            // own threads), and the producers' scheduling loops. On a machine with few cores the shot cannot be
+            // shorter than their sum over the cores.
+            double perTimer = 1.0 / shots / TIMERS;
+            out.put("ownerCpuNs", String.format("%.1f", (cpuAtEnd.getOrDefault("owner", 0L)
+                    - cpuAtStart.getOrDefault("owner", 0L)) * perTimer));
+            out.put("poolCpuNs", String.format("%.1f", (cpuAtEnd.getOrDefault("pool", 0L)
+                    - cpuAtStart.getOrDefault("pool", 0L)) * perTimer));
+        }
+        out.put("producerCpuNs", String.format("%.1f", producerCpuNs * perTimer(shots)));
         out.put("shotMedianMs", String.format("%.2f", median(shotMs)));
         out.put("lagMedianMs", String.format("%.3f", median(lagMs)));
         out.put("lagMaxMs", String.format("%.3f", Arrays.stream(lagMs).max().orElse(0)));
@@ -158,6 +183,7 @@ public final class FiringShots {
         };
         CountDownLatch go = new CountDownLatch(1);
         long[] loopEnd = new long[producers];
+        long[] producerCpu = new long[producers];
         long[] latest = new long[producers];
         List<Thread> threads = new ArrayList<>();
         for (int p = 0; p < producers; p++) {
@@ -167,6 +193,8 @@ public final class FiringShots {
                 long[] samples = new long[d.length / SAMPLE + 2];
                 int[] lastIndex = new int[WINDOW_MS];
                 awaitQuietly(go);
+                java.lang.management.ThreadMXBean mx = java.lang.management.ManagementFactory.getThreadMXBean();
+                long cpu0 = mx.getCurrentThreadCpuTime();
                 samples[0] = System.nanoTime();
                 for (int i = 0; i < d.length; i++) {
                     timer.schedule(task, d[i]);
@@ -176,6 +204,7 @@ public final class FiringShots {
                     }
                 }
                 long end = System.nanoTime();
+                producerCpu[me] = mx.getCurrentThreadCpuTime() - cpu0;
                 loopEnd[me] = end;
                 long l = Long.MIN_VALUE;
                 for (int delay = 0; delay < WINDOW_MS; delay++) {
@@ -208,7 +237,33 @@ public final class FiringShots {
         for (int p = 0; p < producers; p++) {
             due = Math.max(due, Math.max(latest[p], loopEnd[p]));
         }
-        return new double[] {(done - start) / 1e6, Math.max(0, done - due) / 1e6};
+        long cpu = 0;
+        for (long c : producerCpu) {
+            cpu += c;
+        }
+        return new double[] {(done - start) / 1e6, Math.max(0, done - due) / 1e6, cpu};
+    }
+
+    /**
+     * The CPU ns so far of the threads the timer made, by role: the owner (a name ending in "-owner"), the rest of
+     * them as "pool"; threads that ended are not counted.
+     */
+    private static Map<String, Long> cpuByRole(java.lang.management.ThreadMXBean mx, java.util.Set<Thread> existing) {
+        Map<String, Long> m = new java.util.TreeMap<>();
+        for (Thread t : ThreadCpu.appearedSince(existing)) {
+            if (t.getName().startsWith("shot-producer")) {
+                continue;
+            }
+            long ns = mx.getThreadCpuTime(t.getId());
+            if (ns > 0) {
+                m.merge(t.getName().endsWith("-owner") ? "owner" : "pool", ns, Long::sum);
+            }
+        }
+        return m;
+    }
+
+    private static double perTimer(int shots) {
+        return 1.0 / shots / TIMERS;
     }
 
     static double median(double[] xs) {

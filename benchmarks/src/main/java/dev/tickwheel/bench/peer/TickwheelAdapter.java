@@ -7,7 +7,11 @@ import dev.tickwheel.bench.TimerAdapter;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 
-/** Tickwheel's {@link WheelTimer}: its defaults, or tasks run on the owner thread, or another tick. */
+/**
+ * Tickwheel's {@link WheelTimer}: its defaults, or tasks run on the owner thread, or another tick. For experiments
+ * with the wheel's layout, {@code -Dtickwheel.bench.levelBits=10,10,...} gives the builder other levels (no suite
+ * figure uses it).
+ */
 public final class TickwheelAdapter implements TimerAdapter {
     private final WheelTimer timer;
 
@@ -18,6 +22,10 @@ public final class TickwheelAdapter implements TimerAdapter {
     /** @param workers the own pool's size, or 0 for the default (max(2, CPUs)); ignored with tasks on the owner */
     public TickwheelAdapter(boolean tasksOnOwner, long tickNanos, int workers) {
         WheelTimer.Builder b = WheelTimer.builder().tick(tickNanos, TimeUnit.NANOSECONDS);
+        String levels = System.getProperty("tickwheel.bench.levelBits"); // for experiments: "10,8,..."
+        if (levels != null && !levels.isBlank()) {
+            b.levelBits(java.util.Arrays.stream(levels.split(",")).mapToInt(x -> Integer.parseInt(x.trim())).toArray());
+        }
         if (tasksOnOwner) {
             b.runTasksOnOwnerThread();
         } else if (workers > 0) {

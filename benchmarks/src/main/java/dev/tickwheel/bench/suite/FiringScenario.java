@@ -33,6 +33,11 @@ final class FiringScenario extends Scenario {
                 results.row(Metric.FIRING_RATE, 0, p, label).put(peer, ExpiryBenchmark.TIMERS / (ms / 1000.0) / 1e6);
                 results.row(Metric.EXPIRY_LAG, 0, p, "lag of the shot's last fire, " + Format.producers(p))
                         .put(peer, Double.parseDouble(r.get("lagMedianMs")));
+                double owner = Double.parseDouble(r.get("ownerCpuNs"));
+                double pool = Double.parseDouble(r.get("poolCpuNs"));
+                double loops = Double.parseDouble(r.get("producerCpuNs"));
+                results.row(Metric.FIRING_CPU, 0, p, "CPU per fired timer, timer threads + producers, "
+                        + Format.producers(p)).put(peer, owner + pool + loops);
             }
         }
         double fastest = Double.POSITIVE_INFINITY;

@@ -43,6 +43,11 @@ enum Metric {
     FIRING_RATE("M fires/s", true),
     /** Scenario 8: how long after the later of the latest deadline and the producers' end the last timer fired. */
     EXPIRY_LAG("ms", false),
+    /**
+     * Scenario 8: CPU ns per fired timer in the shot, the timer's threads and the producers' loops together (the
+     * work the cores must find room for; never judged, it explains the rate).
+     */
+    FIRING_CPU("ns", false),
     /** Scenario 8: the same shot with a given pool size (Tickwheel only), ms a shot. */
     WORKER_SWEEP("ms", false),
     /** Scenario 8: the slowest of the worker sweep's shots over the fastest. */
