@@ -266,7 +266,7 @@ public final class FiringShots {
         return 1.0 / shots / TIMERS;
     }
 
-    static double median(double[] xs) {
+    public static double median(double[] xs) {
         double[] c = xs.clone();
         Arrays.sort(c);
         return c.length % 2 == 1 ? c[c.length / 2] : (c[c.length / 2 - 1] + c[c.length / 2]) / 2;

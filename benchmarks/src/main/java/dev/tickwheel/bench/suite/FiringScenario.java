@@ -11,14 +11,14 @@ import java.util.Map;
 /**
  * Scenario 8, issue 23's firing path, each configuration in a child JVM: the expiry shot by {@link FiringShots}
  * (its fire rate and its lag, Tickwheel's default builder against Netty 1 ms), the worker sweep (the same shot
- * with 1 to 32 workers, and the spread of its shots), and the 1,000-step {@code CompletableFuture} chain by
+ * with 1 to 32 workers, each size run in interleaved rounds, and the spread of their medians), and the 1,000-step {@code CompletableFuture} chain by
  * {@link AsyncChain} on Tickwheel's default pool and on the JDK's executor of the same size.
  */
 final class FiringScenario extends Scenario {
     FiringScenario() {
         super(8, "8 firing path (expiry lag, worker sweep, async chain)",
-                s -> s.firingPeers.size() * s.firingProducers.split(",").length + s.sweepWorkers.split(",").length
-                        + 2);
+                s -> s.firingPeers.size() * s.firingProducers.split(",").length
+                        + s.sweepWorkers.split(",").length * s.sweepRounds + 2);
     }
 
     @Override
@@ -40,17 +40,45 @@ final class FiringScenario extends Scenario {
                         + Format.producers(p)).put(peer, owner + pool + loops);
             }
         }
+        String[] sizes = s.sweepWorkers.split(",");
+        double[][] rounds = new double[sizes.length][s.sweepRounds];
+        for (int r = 0; r < s.sweepRounds; r++) {
+            for (int k = 0; k < sizes.length; k++) {
+                int i = r % 2 == 0 ? k : sizes.length - 1 - k; // forward, then backward: drift falls on every size
+                rounds[i][r] = Double.parseDouble(shot(s, Peer.TICKWHEEL, Integer.parseInt(sizes[i]), "1")
+                        .get("shotMedianMs"));
+            }
+        }
         double fastest = Double.POSITIVE_INFINITY;
         double slowest = 0;
-        for (String w : s.sweepWorkers.split(",")) {
-            double ms = Double.parseDouble(shot(s, Peer.TICKWHEEL, Integer.parseInt(w), "1").get("shotMedianMs"));
-            results.row(Metric.WORKER_SWEEP, Long.parseLong(w), 1, "worker sweep: the shot with " + w
-                    + " workers, 1 producer").put(Peer.TICKWHEEL, ms);
+        for (int i = 0; i < sizes.length; i++) {
+            double ms = FiringShots.median(rounds[i]);
+            results.row(Metric.WORKER_SWEEP, Long.parseLong(sizes[i]), 1, "worker sweep: the shot with " + sizes[i]
+                    + " workers, 1 producer (median of " + s.sweepRounds + " interleaved runs)")
+                    .put(Peer.TICKWHEEL, ms);
             fastest = Math.min(fastest, ms);
             slowest = Math.max(slowest, ms);
         }
         results.row(Metric.SWEEP_SPREAD, "worker sweep: slowest shot over fastest").put(Peer.TICKWHEEL,
                 slowest / fastest);
+        // The noise beside it: how far one pool size's own runs are apart (the same code, JVM to JVM).
+        double noise = 1;
+        StringBuilder runs = new StringBuilder();
+        for (int i = 0; i < sizes.length; i++) {
+            double lo = Double.POSITIVE_INFINITY;
+            double hi = 0;
+            for (double ms : rounds[i]) {
+                lo = Math.min(lo, ms);
+                hi = Math.max(hi, ms);
+            }
+            noise = Math.max(noise, hi / lo);
+            runs.append(i == 0 ? "" : "; ").append(sizes[i]).append(": ");
+            for (int r = 0; r < rounds[i].length; r++) {
+                runs.append(r == 0 ? "" : " / ").append(String.format("%.0f", rounds[i][r]));
+            }
+        }
+        results.note(String.format("worker sweep, each size's runs (ms): %s; the widest spread of one size's own runs:"
+                + " %.2fx", runs, noise));
         String chain = "1,000-step CompletableFuture async chain, median of " + s.chainRuns + " (STPE of the same"
                 + " size)";
         results.row(Metric.CHAIN, chain).put(Peer.TICKWHEEL, chainMs(s, "TICKWHEEL"));
