@@ -242,6 +242,17 @@ abstract class CommandPort extends AbstractExecutorService {
         wakeNow();
     }
 
+    /**
+     * A standby worker, after its step: wakes the owner if its plan is still {@code plan}, the one the worker read
+     * under the step token. A plan made since (the owner woke at its backup and planned again, from the wheel the
+     * step left) is left alone.
+     */
+    final void wakeIfPlan(long plan) {
+        if (plan != AWAKE && plan != UNSTARTED && WAKEUP_TICK.compareAndSet(this, plan, AWAKE)) {
+            unparkOwner();
+        }
+    }
+
     /** Wakes (or starts) the owner unless it is awake already; only the CAS winner unparks. */
     private void wakeNow() {
         long planned = wakeupTick;

@@ -366,6 +366,7 @@ final class OwnerLoop implements WorkerPool.StandbyHost {
         if (planned == CommandPort.AWAKE) {
             return;
         }
+        long backup = backupNanos; // read before the token goes: the plan published with it is what producers see
         STEPPING.setRelease(this, 0);
         try {
             if (planned == CommandPort.NO_EVENT) {
@@ -373,7 +374,7 @@ final class OwnerLoop implements WorkerPool.StandbyHost {
             } else if (clock.nanosUntilTick(planned) > 0) {
                 // Not once the planned tick has come: a standby that woke for it while this thread held the token
                 // (planning) found the token taken and will not stand by for that tick again.
-                LockSupport.parkNanos(this, clock.nanosUntilTick(planned) + backupNanos);
+                LockSupport.parkNanos(this, TickClock.saturatedAdd(clock.nanosUntilTick(planned), backup));
             }
             port.withdrawPlan();
         } finally {
@@ -397,10 +398,10 @@ final class OwnerLoop implements WorkerPool.StandbyHost {
     /**
      * A worker standing by for the next due timer, at its tick: the expiry half of a step (advance to now, hand off
      * what is due, publish the next due tick), if the owner is parked with a plan, the timer is running, and nobody
-     * holds the token; then it wakes the owner only if the next due timer comes before the owner's backup tick and
-     * no worker stands by for it (or this step left due timers behind): otherwise the owner drains the commands and
-     * plans again at its backup, off this timer's path. Never the shutdown,
-     * shutdownNow or failure paths: those stay the owner's. A throwable that escapes the step is handed to the owner,
+     * holds the token; then it wakes the owner only if the next due timer comes before the end of the owner's timed
+     * park (its backup tick, when it parked behind a standby) and no worker stands by for it, or this step left due
+     * timers behind: otherwise the owner drains the commands and plans again when its park ends, off this timer's
+     * path. Never the shutdown, shutdownNow or failure paths: those stay the owner's. A throwable that escapes the step is handed to the owner,
      * whose loop then fails with it.
      *
      * @return whether this thread stepped the loop
@@ -414,10 +415,12 @@ final class OwnerLoop implements WorkerPool.StandbyHost {
         }
         boolean stepped;
         boolean wakeOwner = false;
+        long plan;
         try {
-            // Read again under the token: the owner plans only while holding it, so this is the plan it parked
-            // with (the tick by which it wakes anyway, its backup), or AWAKE if a producer has woken it since.
-            long plan = port.plan();
+            // Read again under the token: the owner plans only while holding it, so this is the plan it parked with
+            // (the tick by which its timed park ends: its backup tick when a worker stood by, else the planned tick,
+            // or NO_EVENT), or AWAKE if it has been woken since (by a producer, its own timed wake, a shutdown).
+            plan = port.plan();
             stepped = stepAsStandby();
             wakeOwner = stepped && plan != CommandPort.AWAKE
                     && ownerMustWake(stepTick, readyNext, readyCovered, plan);
@@ -428,15 +431,17 @@ final class OwnerLoop implements WorkerPool.StandbyHost {
             // The step left due timers behind, or the next due timer comes before the owner's wake-up and no worker
             // stands by for it: the owner must plan for it now. Otherwise the owner sleeps on to its backup tick,
             // one wake-up later and off this timer's path, and drains the commands then: its published plan is
-            // that tick (planPark), so a producer whose timer is due before it wakes it meanwhile.
-            port.nudgeOwner();
+            // that tick (planPark), so a producer whose timer is due before it wakes it meanwhile. Only this plan:
+            // one the owner has made since, from the wheel this step left, stands.
+            port.wakeIfPlan(plan);
         }
         return stepped;
     }
 
     /**
-     * The tick by which an owner that parked with {@code plan} and {@code backupNanos} has woken: the start of that
-     * tick is at or after its timed park ends. Saturates at {@link CommandPort#NO_EVENT} (an indefinite park).
+     * The tick by which the timed park of an owner that parked with {@code plan} and {@code backupNanos} ends (the
+     * OS may add its timer slack): the start of that tick is at or after that end. Saturates at
+     * {@link CommandPort#NO_EVENT} (an indefinite park).
      */
     static long ownerWakeTick(long plan, long backupNanos, long tickNanos) {
         if (plan == CommandPort.NO_EVENT || backupNanos <= 0) {
@@ -499,11 +504,10 @@ final class OwnerLoop implements WorkerPool.StandbyHost {
      * or, when finding it would take more than {@link #READY_SCAN} looks (a crowded slot above level 0), the
      * earlier cascade tick of that slot (the standby then steps the cascade and stands by again).
      */
-    private boolean planReady(long tick) {
+    private void planReady(long tick) {
         long next = wheel.minKeyOrNextEvent(READY_SCAN);
         readyNext = next;
         readyCovered = dispatch.readyAt(next > tick ? next : Long.MAX_VALUE);
-        return readyCovered;
     }
 
     /**
@@ -535,9 +539,11 @@ final class OwnerLoop implements WorkerPool.StandbyHost {
             backupNanos = 0L; // woken earlier than the due tick anyway (a reap, the watchdog)
         }
         int rs = port.runState();
-        // Producers compare their keys with the tick by which the owner wakes: past the due tick by the backup when
-        // a worker stands by for it, so that a timer due before the backup wakes the owner at its offer, and the
-        // standby's step need not wake the owner after it.
+        // Producers compare their keys with the tick by which the owner's timed park ends: past the due tick by the
+        // backup when a worker stands by for it, so that a timer offered after this store and due before the backup
+        // wakes the owner at its offer, and the standby's step need not wake the owner after it. (One taken by the
+        // re-check drain below with a key between the due tick and the backup does not withdraw the plan: the
+        // standby's step wakes the owner for it, or, if no standby steps, the owner's backup runs it.)
         port.publishPlan(ownerWakeTick(planned, backupNanos, clock.tickNanos), tick);
         int reaped = port.cancels.drain(reaper, batch);
         int started = port.starts.drain(starter, batch);

@@ -203,6 +203,7 @@ class StandbyWorkerTest {
         OwnerLoop loop = OwnerLoop.of(timer);
         long backupTicks = OwnerLoop.STANDBY_BACKUP_NANOS / 1_000;
         timer.schedule(() -> { }, 2_000, TimeUnit.MICROSECONDS);
+        timer.schedule(() -> { }, 5_000, TimeUnit.MICROSECONDS); // the next due timer after the standby's step
         loop.step();
         assertEquals(2_000, loop.planPark(), "the owner parks until the timer's tick (and its backup past it)");
         assertEquals(2_000 + backupTicks, timer.plan(), "producers read the tick the owner wakes at");
@@ -211,7 +212,8 @@ class StandbyWorkerTest {
 
         clock.advance(2_000, TimeUnit.MICROSECONDS);
         assertTrue(loop.standbyStep(), "the standby steps while the owner sleeps");
-        assertFalse(timer.isAwake(), "nothing due before the owner's backup: the standby leaves it asleep");
+        assertEquals(1, loop.wheel().size(), "the standby's step took the timer due at 2,000 µs, not the next one");
+        assertFalse(timer.isAwake(), "the next timer (5,000 µs) is after the owner's backup: it stays asleep");
         assertEquals(2_000 + backupTicks, timer.plan(), "the plan stays the owner's real wake-up");
         timer.schedule(() -> { }, 30, TimeUnit.MICROSECONDS);
         assertTrue(timer.isAwake(), "a timer due before the owner's backup wakes it at its offer");
@@ -248,5 +250,22 @@ class StandbyWorkerTest {
         assertFalse(OwnerLoop.ownerMustWake(10, 50, true, 100), "a worker stands by for it");
         assertFalse(OwnerLoop.ownerMustWake(10, 100, false, 100), "at the owner's wake-up: it plans then");
         assertFalse(OwnerLoop.ownerMustWake(10, CommandPort.NO_EVENT, false, 100), "nothing left");
+    }
+
+    /** A plan earlier than the first due tick (here the reap of a cancelled timer) publishes no backup past it. */
+    @Test
+    void aPlanForAReapPublishesTheReapTickWithoutBackup() {
+        ManualTimeSource clock = new ManualTimeSource();
+        WheelTimer timer = standingByRig(clock);
+        OwnerLoop loop = OwnerLoop.of(timer);
+        timer.schedule(() -> { }, 50_000, TimeUnit.MICROSECONDS);
+        ScheduledFuture<?> gone = timer.schedule(() -> { }, 60_000, TimeUnit.MICROSECONDS);
+        loop.step();
+        assertTrue(gone.cancel(false));
+        loop.step(); // reaps it: the next plan looks again within the reap interval
+        long reapTicks = CommandPort.REAP_NANOS / 1_000;
+        assertEquals(reapTicks, loop.planPark(), "the reap tick comes before the timer's");
+        assertEquals(reapTicks, timer.plan(), "no backup past a tick no worker stands by for");
+        timer.shutdownNow();
     }
 }
