@@ -401,8 +401,8 @@ final class OwnerLoop implements WorkerPool.StandbyHost {
      * holds the token; then it wakes the owner only if the next due timer comes before the end of the owner's timed
      * park (its backup tick, when it parked behind a standby) and no worker stands by for it, or this step left due
      * timers behind: otherwise the owner drains the commands and plans again when its park ends, off this timer's
-     * path. Never the shutdown, shutdownNow or failure paths: those stay the owner's. A throwable that escapes the step is handed to the owner,
-     * whose loop then fails with it.
+     * path. Never the shutdown, shutdownNow or failure paths: those stay the owner's. A throwable that escapes the
+     * step is handed to the owner, whose loop then fails with it.
      *
      * @return whether this thread stepped the loop
      */

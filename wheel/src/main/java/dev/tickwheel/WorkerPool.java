@@ -52,8 +52,8 @@ import java.util.function.Consumer;
  * then a worker's in turn. The costs: the standby's timed wake-up at each due tick (counted in {@link #wakeups}),
  * and an unpark to re-arm it when a plan moves the tick earlier than the one it parked for (also counted); after
  * its step the owner wakes at its backup tick to drain and plan (one wake-up, off the timer's path; sooner only if
- * the next due timer needs it). A waker pops the
- * idle stack first, unless the standby's tick has come (a clock read), then takes the standby.
+ * the next due timer needs it). A waker pops the idle stack first, unless the standby's tick has come (a clock
+ * read), then takes the standby.
  * The standby's handshakes: with a producer as the idle stack's (it takes the slot, then looks at the queue and the
  * shutdown flag); with {@link #readyAt}, a Dekker pair of its own (the standby stores {@link #armedTick}, then
  * re-reads {@link #readyTick}; the publisher stores {@code readyTick}, then reads the slot and {@code armedTick},
