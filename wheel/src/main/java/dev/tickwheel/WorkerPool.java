@@ -206,11 +206,12 @@ final class WorkerPool extends TaskDispatch {
      * {@link #readyTick}; lv by the publisher of a new {@code readyTick} and by wakers.
      */
     private volatile long armedTick = NO_READY;
-    /** Timers in the owner's current chain (owner thread only, plain). */
-    private int batchCount;
-    /** The watchdog's last look: the head it saw and when (owner thread only, plain). */
-    private TimingWheel.Node watchedHead;
-    private long watchedSinceNanos;
+    /**
+     * The owner's own fields: the chain of the current step and the watchdog's last look. In an object of their own,
+     * padded, because the owner writes them once per due timer: beside the fields above, which every take and push
+     * reads, they made each take miss on a line the owner had just written.
+     */
+    private final PoolOwnerSide own = new PoolOwnerSide();
     /**
      * The idle stack's top: (push count &lt;&lt; 32) | (worker index + 1), 0 when empty. cas by a parking worker
      * (push, counting pushes against ABA) and by wakers (pop); lv by producers.
@@ -234,10 +235,6 @@ final class WorkerPool extends TaskDispatch {
     private final LongAdder unparks = new LongAdder();
     /** Times the owner's watchdog found the queue stalled and signalled past the cap (metrics; owner only). */
     private final LongAdder stalls = new LongAdder();
-
-    /** The owner's chain of the current step's due timers (owner thread only, plain). */
-    private TimingWheel.Node batchFirst;
-    private TimingWheel.Node batchLast;
 
     /**
      * @param size    the most workers, positive
@@ -298,13 +295,14 @@ final class WorkerPool extends TaskDispatch {
     /** Owner: appends a due timer to this step's chain (plain stores); {@link #afterBatch} hands the chain off. */
     @Override
     void dispatch(ScheduledTimer<?> t) {
-        batchCount++;
-        if (batchFirst == null) {
-            batchFirst = t;
+        PoolOwnerSide o = own;
+        o.count++;
+        if (o.first == null) {
+            o.first = t;
         } else {
-            batchLast.next = t;
+            o.last.next = t;
         }
-        batchLast = t;
+        o.last = t;
     }
 
     /**
@@ -322,13 +320,14 @@ final class WorkerPool extends TaskDispatch {
      */
     @Override
     void afterBatch(boolean stopping, boolean selfTaking) {
-        TimingWheel.Node first = batchFirst;
+        PoolOwnerSide o = own;
+        TimingWheel.Node first = o.first;
         if (first != null) {
-            TimingWheel.Node last = batchLast;
-            int count = batchCount;
-            batchFirst = null;
-            batchLast = null;
-            batchCount = 0;
+            TimingWheel.Node last = o.last;
+            int count = o.count;
+            o.first = null;
+            o.last = null;
+            o.count = 0;
             queue.pushChain(first, last);
             if (!stopping && !(selfTaking && count == 1)) {
                 signal(awakeCap);
@@ -442,21 +441,21 @@ final class WorkerPool extends TaskDispatch {
     @Override
     boolean watch(long nowNanos) {
         if (queue.isEmpty()) {
-            watchedHead = null;
+            own.watchedHead = null;
             return false;
         }
         if ((int) idle == 0 && standby == 0 && started >= workers.length) {
-            watchedHead = null;
+            own.watchedHead = null;
             return false; // every worker is awake already: nothing to add; they come back to the queue themselves
         }
         TimingWheel.Node h = queue.head;
-        if (h != watchedHead) {
-            watchedHead = h;
-            watchedSinceNanos = nowNanos;
+        if (h != own.watchedHead) {
+            own.watchedHead = h;
+            own.watchedSinceNanos = nowNanos;
         } else {
-            long stalled = nowNanos - watchedSinceNanos;
+            long stalled = nowNanos - own.watchedSinceNanos;
             if (stalled >= RUNNABLE_STALL_NANOS || (stalled >= STALL_NANOS && !anyAwakeComing())) {
-                watchedSinceNanos = nowNanos;
+                own.watchedSinceNanos = nowNanos;
                 stalls.increment();
                 signal();
             }

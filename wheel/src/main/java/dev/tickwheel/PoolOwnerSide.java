@@ -1,0 +1,30 @@
+package dev.tickwheel;
+
+/**
+ * The {@link WorkerPool}'s fields that only the owner thread touches (plain): the chain of due timers it is building
+ * in the current step, and its watchdog's last look at the queue. The owner writes the chain once per due timer, so
+ * these live apart from the pool's shared fields (the spinner flag, the idle stack, the awake count, the standby
+ * slot), which every worker reads on each take and every producer on each push: on the same cache line, each of
+ * those reads would miss on a line the owner had just written. Padded on both sides, as JCTools pads its indexes,
+ * so that no neighbouring object shares the line either.
+ */
+final class PoolOwnerSide extends PoolOwnerSideFields {
+    long q00, q01, q02, q03, q04, q05, q06, q07;
+    long q10, q11, q12, q13, q14, q15, q16, q17;
+}
+
+/** The owner's fields, between the two paddings. */
+abstract class PoolOwnerSideFields extends PoolOwnerSidePad {
+    /** The current step's chain of due timers, linked through {@code next}, and its length. */
+    TimingWheel.Node first;
+    TimingWheel.Node last;
+    int count;
+    /** The watchdog's last look: the queue head it saw, and when. */
+    TimingWheel.Node watchedHead;
+    long watchedSinceNanos;
+}
+
+abstract class PoolOwnerSidePad {
+    long p00, p01, p02, p03, p04, p05, p06, p07;
+    long p10, p11, p12, p13, p14, p15, p16, p17;
+}
