@@ -47,34 +47,21 @@ import java.util.function.Consumer;
  *   next occupied slot of a level, circularly from {@code now}'s digit, is a couple of
  *   {@code numberOfTrailingZeros}; the earliest event of the whole wheel is in its lowest non-empty level. That is
  *   why levels are capped at {@value #MAX_LEVEL_BITS} bits: 64 words of 64 slots.</li>
- *   <li><b>Slots are arrays, not lists.</b> An element is a {@link Node} (key, its slot, its place there, its
- *   wheel); each slot keeps its elements in insertion order in a row of fixed {@value #CHUNK}-entry arrays
- *   ("chunks"), a removed element leaving a hole (null) until the slot is walked or compacted. Walking a slot (a
- *   cascade, an expiry) reads the next element's address from a chunk, not from the element before it, so the
- *   misses on elements that are no longer in cache overlap instead of waiting for each other: on a million
- *   pending elements that is the difference between one memory latency per element and a fraction of one (the
- *   README's limits: 161 ns a dependent touch, 17 ns an independent one). Removing an element touches only its own
- *   entry, not two neighbours.</li>
- *   <li><b>Chunks are recycled.</b> A slot that needs a new chunk first compacts itself in place when at least
- *   half of its entries are holes (and that frees a chunk); an emptied slot keeps its first chunk and gives the
- *   others to the wheel's free chunks, from which every slot takes its new ones. The free chunks hold at most twice
- *   as many entries as the most elements the wheel has held at once, so a wheel allocates only while its load
- *   reaches a new high (as the JDK's {@code DelayedWorkQueue} grows its heap array and keeps it): about 4 to 8 bytes
- *   an element in use, up to 8 more per element of that high kept free, a chunk per slot in use, and each slot's row
- *   of chunks (4 bytes a chunk; a row of more than 4,096 chunks is dropped when its slot empties).</li>
+ *   <li><b>Intrusive nodes.</b> An element is its own list node ({@link Node}: key, two links, its wheel); each
+ *   slot is a circular doubly-linked list through a sentinel node, in insertion order. Adding, removing and
+ *   moving an element allocate nothing.</li>
  * </ul>
  *
  * <h2>Cost of each operation</h2>
  * <ul>
- *   <li>{@link #add}, {@link #addInRange}, {@link #remove}, {@link #reschedule}: O(1) amortized (a slot's
- *   compaction or growth is paid for by the removals and adds that filled it). {@link #contains},
+ *   <li>{@link #add}, {@link #addInRange}, {@link #remove}, {@link #reschedule}, {@link #contains},
  *   {@link #maxAllowedKey()}, {@link #nextEventAtOrBefore}: O(1).</li>
  *   <li>{@link #increaseMinAllowedKey}: O(1) per occupied slot it reaches plus O(1) per element it expires or
  *   cascades (each element cascades at most once per level). Crossing empty key ranges is free: jumping
  *   10<sup>12</sup> keys over a sparse wheel costs what jumping one does.</li>
  *   <li>{@link #minKey()}, {@link #minElement()}: O(1) to find the slot, plus a scan of that one slot when it is
  *   above level 0 (its keys differ).</li>
- *   <li>{@link #clear()}: O(size + slots), since every node is let go so it can be added again.</li>
+ *   <li>{@link #clear()}: O(size), since every node is unlinked so it can be added again.</li>
  * </ul>
  *
  * <h2>Re-entrancy from the handler</h2>
@@ -86,7 +73,7 @@ import java.util.function.Consumer;
  * propagates; the element it was given stays removed, the wheel stays consistent, and
  * {@link #minAllowedKey()} tells where a later call resumes.
  *
- * @param <N> the element type: a subclass of {@link Node}, so that an element costs one object
+ * @param <N> the element type: a subclass of {@link Node}, so the element is its own list node
  */
 public final class TimingWheel<N extends TimingWheel.Node> {
 
@@ -105,33 +92,25 @@ public final class TimingWheel<N extends TimingWheel.Node> {
     private static final int[] DEFAULT_LEVEL_BITS = {6, 6, 6, 6, 6, 6, 6, 6};
 
     /**
-     * An element of a wheel. Subclass it to carry a payload, so that a scheduled element costs a single object.
+     * An element of a wheel: its own node in the wheel's slot lists. Subclass it to carry a payload, so that a
+     * scheduled element costs a single object.
      *
      * <p>Not thread-safe: its fields belong to the thread that uses the wheel it is in.
      *
-     * <p>A node that left a wheel drops its reference to the slot but keeps one to that wheel, so holding on to it
-     * keeps the wheel reachable.
+     * <p>A node that left a wheel drops its links to other nodes but keeps a reference to that wheel, so holding
+     * on to it keeps the wheel reachable.
      */
     public static class Node {
         /** The key, valid while the node is in a wheel (and the last one it had after). */
         long key;
-        /**
-         * While the node is in a wheel: the slot that holds it (a {@code Slot}). Null when it leaves the wheel;
-         * outside any wheel it is free for whoever holds the node: a {@link WheelTimer} links the timers it hands
-         * off to its pool through it (see {@code HandOffQueue}).
-         */
+        /** Neighbours in the slot's circular list; null exactly while the node is in no wheel. */
+        Node prev;
         Node next;
         /**
-         * The node's entry in its slot plus one while it is in a wheel; 0 exactly while it is in none. Written by the
-         * wheel's thread, plain; {@link WheelTimer}'s producers read it racily through {@link #isInWheel()} (see
-         * {@code CommandPort.onEnded}), where a stale answer costs only a no-op command.
-         */
-        int position;
-        /**
-         * The wheel holding this node while {@link #position} is non-zero; afterwards the last wheel it was in (or
-         * null if never added). Left set on removal so that removing and re-adding to the same wheel, the common
-         * case, stores no reference here: each reference store costs a GC write barrier. Written by the thread that
-         * owns the wheel, plain. A {@link WheelTimer}'s timer sets it in its constructor to its owner's wheel (plain,
+         * The wheel holding this node while {@link #prev} is non-null; afterwards the last wheel it was in (or null
+         * if never added). Left set on removal so that removing and re-adding to the same wheel, the common case,
+         * stores no reference here: each reference store costs a GC write barrier. Written by the thread that owns
+         * the wheel, plain. A {@link WheelTimer}'s timer sets it in its constructor to its owner's wheel (plain,
          * published with the timer's other fields by the start offer), the wheel never rewrites it, and other
          * threads read it to reach the timer (see {@code ScheduledTimer.timer()}).
          */
@@ -148,47 +127,22 @@ public final class TimingWheel<N extends TimingWheel.Node> {
 
         /** @return whether the node is in some wheel */
         public final boolean isInWheel() {
-            return position != 0;
+            return prev != null;
         }
     }
 
-    /**
-     * A slot: its elements in insertion order at entries {@code [start, end)} of its chunks (entry {@code i} is
-     * {@code chunks[i / CHUNK][i % CHUNK]}), with holes (null) where elements were removed; every entry outside that
-     * range is null. {@code live} counts the elements: when it is 0, start and end are 0 too; otherwise entries
-     * {@code start} and {@code end - 1} are elements. Every chunk that holds an entry below {@code end} is there;
-     * one past them may be (kept for the next add). A Node only so that an element's {@link Node#next} can name it;
-     * never handed out.
-     */
-    private static final class Slot extends Node {
+    /** A slot's list head; never handed out. Knows its place so that emptying a slot clears its bit. */
+    private static final class Sentinel extends Node {
         final int level;
         final int digit;
-        Node[][] chunks = NO_CHUNKS;
-        int start;
-        int end;
-        int live;
 
-        Slot(int level, int digit) {
+        Sentinel(int level, int digit) {
             this.level = level;
             this.digit = digit;
+            this.prev = this;
+            this.next = this;
         }
     }
-
-    /** log2 of {@link #CHUNK}. */
-    private static final int CHUNK_BITS = 6;
-    /** The entries of a chunk; also how many elements a cascade touches before it relinks any of them. */
-    static final int CHUNK = 1 << CHUNK_BITS;
-    private static final int CHUNK_MASK = CHUNK - 1;
-    /** The chunk row of a slot that has none. */
-    private static final Node[][] NO_CHUNKS = new Node[0][];
-    /**
-     * The longest chunk row an emptied slot keeps (its first chunk with it): 4,096 chunks, a 16 KB row for 262,144
-     * entries, so a default wheel keeps at most 8 MB of rows however large its slots once were; a longer row is
-     * dropped and grows again (by doubling) when the slot fills.
-     */
-    private static final int KEPT_ROW = 1 << 12;
-    /** The most entries a slot may use: an {@code int} index plus one must still name each. */
-    private static final int MAX_ENTRIES = 1 << 30;
 
     /** What the creator attached (see the package-private constructor); null for a public one. Final. */
     final Object attachment;
@@ -199,7 +153,7 @@ public final class TimingWheel<N extends TimingWheel.Node> {
     private final int[] shift;
     /** mask[l]: 2^bits[l] - 1. */
     private final long[] mask;
-    /** slotBase[l]: index of level l's first slot in {@link #slots}. */
+    /** slotBase[l]: index of level l's first sentinel in {@link #slots}. */
     private final int[] slotBase;
     /** wordBase[l]: index of level l's first bitmap word in {@link #occupied}. */
     private final int[] wordBase;
@@ -208,23 +162,10 @@ public final class TimingWheel<N extends TimingWheel.Node> {
     /**
      * placement[64 - numberOfLeadingZeros(key ^ now)]: where {@link #link} puts such a key, packed so that one load
      * replaces four: bits 0-5 the level's shift (a {@code long} shift uses only those bits), 6-17 the level's
-     * digit mask, 18 and up the index of the level's first slot in {@link #slots}. Entry 0 is for key == now.
+     * digit mask, 18 and up the index of the level's first sentinel in {@link #slots}. Entry 0 is for key == now.
      */
     private final long[] placement;
-    private final Slot[] slots;
-    /**
-     * Free chunks ({@link #freeCount} of them, every entry null), for slots that need one. They hold at most twice
-     * {@link #peakSize} entries: the slots in use hold up to twice their elements (holes until a compaction), and
-     * all of that comes back when they empty.
-     */
-    private Node[][] free = new Node[16][];
-    private int freeCount;
-    /** The most elements the wheel has held at once: the budget of {@link #free}. */
-    private int peakSize;
-    /** Arrays allocated for slots (chunks, chunk rows, the free list's growth) since creation: a test seam. */
-    private long allocations;
-    /** A cascade's scratch: the keys of the chunk of elements it has touched. */
-    private final long[] touched = new long[CHUNK];
+    private final Sentinel[] slots;
     private final long[] occupied;
     /** summary[l]: bit w set when level l's bitmap word w is non-zero. */
     private final long[] summary;
@@ -333,10 +274,10 @@ public final class TimingWheel<N extends TimingWheel.Node> {
             int l = i == 0 ? 0 : levelOfBit[i - 1];
             placement[i] = shift[l] | mask[l] << 6 | (long) slotBase[l] << 18;
         }
-        this.slots = new Slot[slotCount];
+        this.slots = new Sentinel[slotCount];
         for (int l = 0; l < levels; l++) {
             for (int d = 0; d < (1 << bits[l]); d++) {
-                slots[slotBase[l] + d] = new Slot(l, d);
+                slots[slotBase[l] + d] = new Sentinel(l, d);
             }
         }
         this.occupied = new long[wordCount];
@@ -405,7 +346,7 @@ public final class TimingWheel<N extends TimingWheel.Node> {
     }
 
     /**
-     * Adds an element. O(1) amortized; allocates only when the wheel's free chunks run out (a load at a new high).
+     * Adds an element. O(1), no allocation.
      *
      * @param node the element
      * @param key the key
@@ -417,14 +358,7 @@ public final class TimingWheel<N extends TimingWheel.Node> {
         checkFree(node);
         checkKey(key);
         link(node, key);
-        grew();
-    }
-
-    /** One more element: counts it, and the high that bounds the free chunks. */
-    private void grew() {
-        if (++size > peakSize) {
-            peakSize = size;
-        }
+        size++;
     }
 
     /**
@@ -458,7 +392,7 @@ public final class TimingWheel<N extends TimingWheel.Node> {
             if (node.key >= lo && node.key <= hi) {
                 return node.key;
             }
-        } else if (node.position != 0) {
+        } else if (node.prev != null) {
             throw new IllegalArgumentException("node is already in another wheel");
         }
         long key = from == to ? to : roundDownToLevelBoundary(from, to);
@@ -467,7 +401,7 @@ public final class TimingWheel<N extends TimingWheel.Node> {
             size--;
         }
         link(node, key);
-        grew();
+        size++;
         return key;
     }
 
@@ -486,7 +420,7 @@ public final class TimingWheel<N extends TimingWheel.Node> {
     }
 
     /**
-     * Removes an element. O(1) amortized, no allocation.
+     * Removes an element. O(1), no allocation.
      *
      * @param node the element
      * @return true if the node was in this wheel and is now removed; false (and nothing changes) if it was not
@@ -501,7 +435,7 @@ public final class TimingWheel<N extends TimingWheel.Node> {
     }
 
     /**
-     * Moves an element of this wheel to a new key. O(1) amortized. Equivalent to remove then add, except
+     * Moves an element of this wheel to a new key. O(1), no allocation. Equivalent to remove then add, except
      * that the wheel is unchanged if the key is not allowed.
      *
      * @param node the element
@@ -576,15 +510,14 @@ public final class TimingWheel<N extends TimingWheel.Node> {
                 }
                 setNow(event);
                 visits++;
-                Slot slot = slots[slotBase[level] + digit];
+                Sentinel slot = slots[slotBase[level] + digit];
                 if (level > 0) {
                     cascade(slot);
                     continue;
                 }
-                // Expire the slot's first element at a time: the handler may add to or remove from this very slot
-                // (an add lands at its end, a removal leaves a hole the next look skips).
-                while (slot.live > 0) {
-                    Node head = entry(slot, slot.start);
+                // Expire the slot head by head: the handler may add to or remove from this very slot.
+                Node head;
+                while ((head = slot.next) != slot) {
                     if (expired == maxExpired) {
                         return expired;
                     }
@@ -602,51 +535,18 @@ public final class TimingWheel<N extends TimingWheel.Node> {
         }
     }
 
-    /**
-     * Re-adds every element of a slot above level 0 relative to {@link #now}, which just reached its start. The
-     * slot's chunks are detached first (none of its elements lands back in it, and if one did it would find an empty
-     * slot), then walked in order, a chunk at a time: first the chunk's elements are touched (their keys read into
-     * {@link #touched}), then each is linked. Each element's address comes from the chunk, not from the element
-     * before it, so the first pass's loads of elements that are out of cache overlap; and that pass stores no
-     * reference, so no write barrier's fence (G1 fences a reference store into an old object) makes each load wait
-     * for the one before. The second pass then finds the elements in cache.
-     */
-    private void cascade(Slot slot) {
-        Node[][] row = slot.chunks;
-        int from = slot.start;
-        int to = slot.end;
-        slot.chunks = NO_CHUNKS;
-        slot.start = 0;
-        slot.end = 0;
-        slot.live = 0;
+    /** Re-adds every element of a slot above level 0 relative to {@link #now}, which just reached its start. */
+    private void cascade(Sentinel slot) {
+        Node n = slot.next;
+        // Detach the whole list first, then re-link each node: none can land back in this slot.
+        slot.next = slot;
+        slot.prev = slot;
         clearOccupied(slot.level, slot.digit);
-        long[] keys = touched;
-        for (int k = from >>> CHUNK_BITS; k << CHUNK_BITS < to; k++) {
-            Node[] chunk = row[k];
-            int lo = Math.max(from - (k << CHUNK_BITS), 0);
-            int hi = Math.min(to - (k << CHUNK_BITS), CHUNK);
-            for (int j = lo; j < hi; j++) {
-                Node e = chunk[j];
-                if (e != null) {
-                    keys[j] = e.key;
-                }
-            }
-            for (int j = lo; j < hi; j++) {
-                Node e = chunk[j];
-                if (e != null) {
-                    chunk[j] = null;
-                    visits++;
-                    link(e, keys[j]);
-                }
-            }
-        }
-        if (slot.chunks == NO_CHUNKS) {
-            slot.chunks = row;
-            releaseChunks(slot);
-        } else {
-            for (int k = 0; k < row.length && row[k] != null; k++) {
-                releaseChunk(row[k]); // an element landed back here: the slot has a new row
-            }
+        while (n != slot) {
+            Node following = n.next;
+            visits++;
+            link(n, n.key);
+            n = following;
         }
     }
 
@@ -675,12 +575,11 @@ public final class TimingWheel<N extends TimingWheel.Node> {
             return null;
         }
         int level = Long.numberOfTrailingZeros(occupiedLevels);
-        Slot slot = slots[slotBase[level] + nextOccupiedDigit(level)];
-        Node best = entry(slot, slot.start);
+        Sentinel slot = slots[slotBase[level] + nextOccupiedDigit(level)];
+        Node best = slot.next;
         if (level > 0) {
-            for (int i = slot.start + 1; i < slot.end; i++) {
-                Node n = entry(slot, i);
-                if (n != null && n.key < best.key) {
+            for (Node n = best.next; n != slot; n = n.next) {
+                if (n.key < best.key) {
                     best = n;
                 }
             }
@@ -725,16 +624,14 @@ public final class TimingWheel<N extends TimingWheel.Node> {
         if (level == 0) {
             return slotStart(0, digit);
         }
-        Slot slot = slots[slotBase[level] + digit];
-        if (slot.live > maxScan) {
-            return slotStart(level, digit);
-        }
+        Sentinel slot = slots[slotBase[level] + digit];
         long min = Long.MAX_VALUE;
-        for (int i = slot.start; i < slot.end; i++) {
-            Node n = entry(slot, i);
-            if (n != null) {
-                min = Math.min(min, n.key);
+        int looked = 0;
+        for (Node n = slot.next; n != slot; n = n.next) {
+            if (++looked > maxScan) {
+                return slotStart(level, digit);
             }
+            min = Math.min(min, n.key);
         }
         return min;
     }
@@ -744,20 +641,16 @@ public final class TimingWheel<N extends TimingWheel.Node> {
      * O(size).
      */
     public void clear() {
-        for (Slot slot : slots) {
-            for (int i = slot.start; i < slot.end; i++) {
-                Node[] chunk = slot.chunks[i >>> CHUNK_BITS];
-                Node n = chunk[i & CHUNK_MASK];
-                if (n != null) {
-                    chunk[i & CHUNK_MASK] = null;
-                    n.next = null;
-                    n.position = 0;
-                }
+        for (Sentinel slot : slots) {
+            Node n = slot.next;
+            while (n != slot) {
+                Node following = n.next;
+                n.prev = null;
+                n.next = null;
+                n = following;
             }
-            slot.start = 0;
-            slot.end = 0;
-            slot.live = 0;
-            releaseChunks(slot);
+            slot.next = slot;
+            slot.prev = slot;
         }
         Arrays.fill(occupied, 0L);
         Arrays.fill(summary, 0L);
@@ -785,9 +678,9 @@ public final class TimingWheel<N extends TimingWheel.Node> {
         try {
             while (occupiedLevels != 0) {
                 int level = Long.numberOfTrailingZeros(occupiedLevels);
-                Slot slot = slots[slotBase[level] + nextOccupiedDigit(level)];
-                while (slot.live > 0) {
-                    Node head = entry(slot, slot.start);
+                Sentinel slot = slots[slotBase[level] + nextOccupiedDigit(level)];
+                Node head;
+                while ((head = slot.next) != slot) {
                     unlink(head);
                     size--;
                     removed++;
@@ -808,7 +701,7 @@ public final class TimingWheel<N extends TimingWheel.Node> {
 
     private void checkFree(N node) {
         Objects.requireNonNull(node, "node");
-        if (node.position != 0) {
+        if (node.prev != null) {
             throw notFree(node);
         }
     }
@@ -830,9 +723,9 @@ public final class TimingWheel<N extends TimingWheel.Node> {
                 + "]");
     }
 
-    /** Whether the node is in this wheel: it is in some wheel ({@code position} set) and that wheel is this one. */
+    /** Whether the node is in this wheel: it is in some wheel ({@code prev} set) and that wheel is this one. */
     private boolean holds(Node node) {
-        return node.position != 0 && node.wheel == this;
+        return node.prev != null && node.wheel == this;
     }
 
     private int levelOf(long key) {
@@ -843,128 +736,23 @@ public final class TimingWheel<N extends TimingWheel.Node> {
         return levelOfBit[63 - Long.numberOfLeadingZeros(diff)];
     }
 
-    /** Appends a node to its slot and marks the slot occupied if it was empty. */
+    /** Appends a node to the tail of its slot's list and marks the slot occupied if it was empty. */
     private void link(Node node, long key) {
         long place = placement[64 - Long.numberOfLeadingZeros(key ^ now)];
         int digit = (int) (key >>> place & place >>> 6) & MAX_DIGIT_MASK;
-        Slot slot = slots[(int) (place >>> 18) + digit];
-        int at = slot.end;
-        Node[] chunk;
-        if ((at & CHUNK_MASK) != 0) {
-            chunk = slot.chunks[at >>> CHUNK_BITS];
-        } else {
-            chunk = chunkForEnd(slot);
-            at = slot.end;
-        }
-        chunk[at & CHUNK_MASK] = node;
-        slot.end = at + 1;
+        Sentinel slot = slots[(int) (place >>> 18) + digit];
+        Node tail = slot.prev;
         node.key = key;
         if (node.wheel != this) {
             node.wheel = this;
         }
+        node.prev = tail;
         node.next = slot;
-        node.position = at + 1;
-        if (slot.live++ == 0) {
+        tail.next = node;
+        slot.prev = node;
+        if (tail == slot) {
             // The slot was empty, so its bits are clear (a slot's bit is set exactly while it is non-empty).
             setOccupied(slot.level, digit);
-        }
-    }
-
-    /** @return entry {@code i} of a slot (null: a hole, or past its end) */
-    private static Node entry(Slot slot, int i) {
-        return slot.chunks[i >>> CHUNK_BITS][i & CHUNK_MASK];
-    }
-
-    /**
-     * A slot whose end starts a new chunk: compacts it in place first if at least half of its entries are holes and
-     * that frees a chunk (the moved elements learn their new index; the removals that made the holes pay for it),
-     * then makes sure the chunk for its end is there, taking a free one.
-     *
-     * @return the chunk that holds entry {@code slot.end}
-     */
-    private Node[] chunkForEnd(Slot slot) {
-        int holes = slot.end - slot.live;
-        if (holes >= CHUNK && holes >= slot.end >>> 1) {
-            compact(slot);
-        }
-        int k = slot.end >>> CHUNK_BITS;
-        Node[][] row = slot.chunks;
-        if (k == row.length) {
-            if (slot.end >= MAX_ENTRIES) {
-                throw new IllegalStateException("a slot holds " + slot.live + " elements, the most one slot can hold");
-            }
-            row = Arrays.copyOf(row, Math.max(2, k << 1));
-            slot.chunks = row;
-            allocations++;
-        }
-        Node[] chunk = row[k];
-        if (chunk == null) {
-            if (freeCount == 0) {
-                chunk = new Node[CHUNK];
-                allocations++;
-            } else {
-                chunk = takeFree();
-            }
-            row[k] = chunk;
-        }
-        return chunk;
-    }
-
-    /** Moves a slot's elements to its first entries, in order, and frees the chunks past the new end's. */
-    private void compact(Slot slot) {
-        Node[][] row = slot.chunks;
-        int j = 0;
-        for (int i = slot.start; i < slot.end; i++) {
-            Node[] chunk = row[i >>> CHUNK_BITS];
-            Node n = chunk[i & CHUNK_MASK];
-            if (n != null) {
-                if (i != j) {
-                    row[j >>> CHUNK_BITS][j & CHUNK_MASK] = n;
-                    chunk[i & CHUNK_MASK] = null;
-                    n.position = j + 1;
-                }
-                j++;
-            }
-        }
-        slot.start = 0;
-        slot.end = j;
-        for (int k = (j >>> CHUNK_BITS) + 1; k < row.length && row[k] != null; k++) {
-            releaseChunk(row[k]);
-            row[k] = null;
-        }
-    }
-
-    private Node[] takeFree() {
-        Node[] chunk = free[--freeCount];
-        free[freeCount] = null;
-        return chunk;
-    }
-
-    /** Keeps a chunk of null entries among the free ones while they hold at most twice the wheel's high. */
-    private void releaseChunk(Node[] chunk) {
-        if ((long) (freeCount + 1) * CHUNK > 2L * peakSize) {
-            return; // the garbage collector's
-        }
-        if (freeCount == free.length) {
-            free = Arrays.copyOf(free, freeCount << 1);
-            allocations++;
-        }
-        free[freeCount++] = chunk;
-    }
-
-    /**
-     * An emptied slot (every entry null): keeps its first chunk, frees the others; a long row is dropped whole, so
-     * that a slot that once held very many elements does not keep a long row for ever.
-     */
-    private void releaseChunks(Slot slot) {
-        Node[][] row = slot.chunks;
-        boolean keepFirst = row.length <= KEPT_ROW;
-        for (int k = keepFirst ? 1 : 0; k < row.length && row[k] != null; k++) {
-            releaseChunk(row[k]);
-            row[k] = null;
-        }
-        if (!keepFirst) {
-            slot.chunks = NO_CHUNKS;
         }
     }
 
@@ -975,33 +763,18 @@ public final class TimingWheel<N extends TimingWheel.Node> {
         occupiedLevels |= 1L << level;
     }
 
-    /**
-     * Takes a node out of its slot (its entry becomes a hole) and clears the slot's bit when it empties, freeing its
-     * chunks but the first. Does not touch {@link #size}.
-     */
+    /** Unlinks a node from its slot and clears the slot's bit when it empties. Does not touch {@link #size}. */
     private void unlink(Node node) {
-        Slot slot = (Slot) node.next;
-        int i = node.position - 1;
-        slot.chunks[i >>> CHUNK_BITS][i & CHUNK_MASK] = null;
+        Node p = node.prev;
+        Node n = node.next;
+        p.next = n;
+        n.prev = p;
+        node.prev = null;
         node.next = null;
-        node.position = 0;
-        if (--slot.live == 0) {
-            slot.start = 0;
-            slot.end = 0;
+        if (p == n) {
+            // Only the sentinel is left: the slot is empty.
+            Sentinel slot = (Sentinel) p;
             clearOccupied(slot.level, slot.digit);
-            releaseChunks(slot);
-        } else if (i == slot.start) {
-            int s = i + 1;
-            while (entry(slot, s) == null) {
-                s++;
-            }
-            slot.start = s;
-        } else if (i == slot.end - 1) {
-            int e = i;
-            while (entry(slot, e - 1) == null) {
-                e--;
-            }
-            slot.end = e;
         }
     }
 
@@ -1059,27 +832,19 @@ public final class TimingWheel<N extends TimingWheel.Node> {
         return visits;
     }
 
-    /** The level of the slot that holds a node of this wheel; for tests that follow an element down the levels. */
+    /**
+     * The level of the slot that holds a node of this wheel, found by walking the slot's list to its sentinel.
+     * O(slot size); for tests that follow an element down the levels.
+     */
     int levelOfSlotHolding(Node node) {
         if (!holds(node)) {
             throw new IllegalArgumentException("node is not in this wheel");
         }
-        return ((Slot) node.next).level;
-    }
-
-    /** @return the entries the free chunks hold (tests: they stay within twice the wheel's high) */
-    long freeEntries() {
-        return (long) freeCount * CHUNK;
-    }
-
-    /** @return the arrays the wheel has allocated for its slots (tests: none once its load stops reaching new highs) */
-    long allocations() {
-        return allocations;
-    }
-
-    /** @return the most elements the wheel has held at once */
-    int peakSize() {
-        return peakSize;
+        Node n = node.next;
+        while (!(n instanceof Sentinel)) {
+            n = n.next;
+        }
+        return ((Sentinel) n).level;
     }
 
     /**
@@ -1091,39 +856,18 @@ public final class TimingWheel<N extends TimingWheel.Node> {
         long max = maxAllowedKey();
         for (int l = 0; l < levels; l++) {
             for (int d = 0; d <= mask[l]; d++) {
-                Slot slot = slots[slotBase[l] + d];
+                Sentinel slot = slots[slotBase[l] + d];
                 boolean bit = (occupied[wordBase[l] + (d >>> 6)] & (1L << d)) != 0;
-                if (bit != (slot.live > 0)) {
-                    throw new AssertionError("level " + l + " slot " + d + ": bit " + bit + " but " + slot.live
-                            + " elements");
+                boolean nonEmpty = slot.next != slot;
+                if (bit != nonEmpty) {
+                    throw new AssertionError("level " + l + " slot " + d + ": bit " + bit + " but non-empty "
+                            + nonEmpty);
                 }
-                Node[][] row = slot.chunks;
-                if (slot.live == 0 ? slot.start != 0 || slot.end != 0
-                        : slot.start < 0 || slot.end > row.length * CHUNK || entry(slot, slot.start) == null
-                        || entry(slot, slot.end - 1) == null) {
-                    throw new AssertionError("level " + l + " slot " + d + ": range [" + slot.start + ", " + slot.end
-                            + ") of " + row.length * CHUNK + " with " + slot.live + " elements");
-                }
-                int inSlot = 0;
-                for (int i = 0; i < row.length * CHUNK; i++) {
-                    Node[] chunk = row[i >>> CHUNK_BITS];
-                    if (chunk == null) {
-                        if (i < slot.end) {
-                            throw new AssertionError("level " + l + " slot " + d + ": no chunk for entry " + i);
-                        }
-                        continue;
-                    }
-                    Node n = chunk[i & CHUNK_MASK];
-                    if (n == null) {
-                        continue;
-                    }
-                    if (i < slot.start || i >= slot.end) {
-                        throw new AssertionError("level " + l + " slot " + d + ": entry " + i + " outside [" + slot.start
-                                + ", " + slot.end + ")");
-                    }
-                    inSlot++;
-                    if (n.next != slot || n.position != i + 1) {
-                        throw new AssertionError("node at key " + n.key + " does not know its place: entry " + i);
+                Node prev = slot;
+                for (Node n = slot.next; n != slot; n = n.next) {
+                    count++;
+                    if (n.prev != prev) {
+                        throw new AssertionError("broken back link at key " + n.key);
                     }
                     if (n.wheel != this) {
                         throw new AssertionError("node at key " + n.key + " does not name this wheel");
@@ -1138,12 +882,11 @@ public final class TimingWheel<N extends TimingWheel.Node> {
                     if (slotStart(l, d) > n.key) {
                         throw new AssertionError("key " + n.key + " precedes its slot's start " + slotStart(l, d));
                     }
+                    prev = n;
                 }
-                if (inSlot != slot.live) {
-                    throw new AssertionError("level " + l + " slot " + d + ": " + slot.live + " counted, " + inSlot
-                            + " held");
+                if (slot.prev != prev) {
+                    throw new AssertionError("level " + l + " slot " + d + ": tail link broken");
                 }
-                count += inSlot;
             }
             int words = Math.max(1, (1 << bits[l]) >>> 6);
             for (int w = 0; w < words; w++) {
@@ -1158,16 +901,6 @@ public final class TimingWheel<N extends TimingWheel.Node> {
         }
         if (count != size) {
             throw new AssertionError("size " + size + " but " + count + " nodes linked");
-        }
-        if ((long) freeCount * CHUNK > 2L * peakSize) {
-            throw new AssertionError(freeCount + " free chunks, more entries than twice the high of " + peakSize);
-        }
-        for (int k = 0; k < freeCount; k++) {
-            for (Node n : free[k]) {
-                if (n != null) {
-                    throw new AssertionError("a free chunk still holds the node at key " + n.key);
-                }
-            }
         }
     }
 
