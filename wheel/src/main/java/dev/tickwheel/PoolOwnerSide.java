@@ -1,8 +1,10 @@
 package dev.tickwheel;
 
 /**
- * The {@link WorkerPool}'s fields that only the owner thread touches (plain): the chain of due timers it is building
- * in the current step, and its watchdog's last look at the queue. The owner writes the chain once per due timer, so
+ * The {@link WorkerPool}'s fields of the owner's side: the chain of due timers being built in the current step, and
+ * the watchdog's last look at the queue. Plain: only the holder of the owner loop's step token touches them (the owner
+ * thread, or a standby worker stepping for it, which builds and pushes a chain but never runs the watchdog); the
+ * token's CAS and release store order them between the two. The chain is written once per due timer, so
  * these live apart from the pool's shared fields (the spinner flag, the idle stack, the awake count, the standby
  * slot), which every worker reads on each take and every producer on each push: on the same cache line, each of
  * those reads would miss on a line the owner had just written. Padded on both sides, as JCTools pads its indexes,
