@@ -41,7 +41,7 @@ import java.lang.invoke.VarHandle;
  * <p>Fields are padded apart: {@link #tail} is written by the producers, {@link #head} and {@link #takeLock} by the
  * consumers.
  */
-final class HandOffQueue extends HandOffQueueConsumerFields {
+final class HandOffQueue extends HandOffQueuePad2 {
 
     /** {@link #poll}'s answer while another consumer holds the turn or a producer is between its swap and link. */
     static final TimingWheel.Node RETRY = new TimingWheel.Node();
@@ -165,6 +165,11 @@ abstract class HandOffQueueTailField extends HandOffQueuePad0 {
     final TimingWheel.Node stub;
     /** The last node pushed. getAndSet by producers (and by a consumer pushing the stub); lv by isEmpty. */
     volatile TimingWheel.Node tail;
+    /**
+     * Fills the 4 bytes after {@link #tail}: left empty, the JVM packed the consumers' {@code takeLock} there, on the
+     * producers' line (PoolOwnerSideLayoutTest checks the queue's layout too).
+     */
+    int tailGap;
 
     HandOffQueueTailField(TimingWheel.Node stub) {
         this.stub = stub;
@@ -205,11 +210,22 @@ abstract class HandOffQueueConsumerFields extends HandOffQueuePad1 {
     volatile TimingWheel.Node head;
     /** 1 while a consumer holds the turn. cas 0 -&gt; 1 to take it (acquire), release store of 0 to give it back. */
     volatile int takeLock;
-    long p00, p01, p02, p03, p04, p05, p06, p07;
-    long p10, p11, p12, p13, p14, p15, p16, p17;
 
     HandOffQueueConsumerFields(TimingWheel.Node stub) {
         super(stub);
         this.head = stub;
+    }
+}
+
+/**
+ * After the consumers' line, in a class of its own: padding declared beside {@code head} and {@code takeLock} was
+ * laid out before them, which left them at the object's end, next to whatever object follows it.
+ */
+abstract class HandOffQueuePad2 extends HandOffQueueConsumerFields {
+    long p00, p01, p02, p03, p04, p05, p06, p07;
+    long p10, p11, p12, p13, p14, p15, p16, p17;
+
+    HandOffQueuePad2(TimingWheel.Node stub) {
+        super(stub);
     }
 }

@@ -27,6 +27,11 @@ abstract class PoolOwnerSideFields extends PoolOwnerSidePad {
 }
 
 abstract class PoolOwnerSidePad {
+    /**
+     * Fills the 4 bytes after a compressed object header: left empty, the JVM packs a subclass's int or reference
+     * there (it put {@code count} there), before the padding, next to whatever object precedes this one.
+     */
+    int gap;
     long p00, p01, p02, p03, p04, p05, p06, p07;
     long p10, p11, p12, p13, p14, p15, p16, p17;
 }

@@ -1,0 +1,62 @@
+package dev.tickwheel;
+
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.openjdk.jol.info.ClassLayout;
+import org.openjdk.jol.info.FieldLayout;
+
+/**
+ * The padded objects of the pool: the owner's side ({@link PoolOwnerSide}), whose fields the owner writes once per due
+ * timer, and the hand-off queue, whose tail the producers swap and whose head and turn the workers take. Each hot
+ * field must share no cache line with the other side's nor with whatever object lies before or after. Read off the
+ * layout by JOL, as {@link TimerLayoutTest} reads the timer's: both tests failed on the first layouts, where the JVM
+ * had packed {@code count} into the 4 bytes after the header and the consumers' {@code takeLock} into the 4 bytes
+ * after the producers' {@code tail}.
+ */
+class PoolOwnerSideLayoutTest {
+
+    private static final int LINE = 64;
+
+    @Test
+    void theOwnersFieldsHaveAWholeCacheLineOfPaddingOnEitherSide() {
+        assumeTrue(!Boolean.getBoolean("tickwheel.unsafe.denied"),
+                "JOL needs sun.misc.Unsafe, which this run denies (the JDK 17 pass checks the layout)");
+        ClassLayout layout = ClassLayout.parseClass(PoolOwnerSide.class);
+        long size = layout.instanceSize();
+        for (String name : List.of("first", "last", "count", "watchedHead", "watchedSinceNanos")) {
+            FieldLayout field = layout.fields().stream().filter(f -> f.name().equals(name)).findFirst()
+                    .orElseThrow(() -> new AssertionError("no field " + name + ":\n" + layout.toPrintable()));
+            assertTrue(field.offset() >= LINE, name + " at offset " + field.offset() + ", within a line of the object's"
+                    + " start (and so of whatever lies before it):\n" + layout.toPrintable());
+            assertTrue(field.offset() + field.size() + LINE <= size, name + " at offset " + field.offset()
+                    + ", within a line of the object's end:\n" + layout.toPrintable());
+        }
+    }
+
+    @Test
+    void theQueuesProducerAndConsumerFieldsAreALineApartAndFromEitherEnd() {
+        assumeTrue(!Boolean.getBoolean("tickwheel.unsafe.denied"),
+                "JOL needs sun.misc.Unsafe, which this run denies (the JDK 17 pass checks the layout)");
+        ClassLayout layout = ClassLayout.parseClass(HandOffQueue.class);
+        long size = layout.instanceSize();
+        long tail = offset(layout, "tail");
+        for (String name : List.of("head", "takeLock")) {
+            long at = offset(layout, name);
+            assertTrue(Math.abs(at - tail) >= LINE, name + " at " + at + " and the producers' tail at " + tail
+                    + " share a line:\n" + layout.toPrintable());
+        }
+        for (String name : List.of("tail", "head", "takeLock")) {
+            long at = offset(layout, name);
+            assertTrue(at >= LINE && at + 4 + LINE <= size, name + " at offset " + at + " of " + size
+                    + ", within a line of the object's start or end:\n" + layout.toPrintable());
+        }
+    }
+
+    private static long offset(ClassLayout layout, String name) {
+        return layout.fields().stream().filter(f -> f.name().equals(name)).findFirst()
+                .orElseThrow(() -> new AssertionError("no field " + name + ":\n" + layout.toPrintable())).offset();
+    }
+}
