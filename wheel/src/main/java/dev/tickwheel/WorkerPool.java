@@ -207,8 +207,9 @@ final class WorkerPool extends TaskDispatch {
      */
     private volatile long armedTick = NO_READY;
     /**
-     * The owner's own fields: the chain of the current step and the watchdog's last look. In an object of their own,
-     * padded, because the owner writes them once per due timer: beside the fields above, which every take and push
+     * The owner's side: the chain of the current step and the watchdog's last look, written plain by the step
+     * token's holder (the owner, or a standby worker stepping for it; see PoolOwnerSide). In an object of their own,
+     * padded, because the chain is written once per due timer: beside the fields above, which every take and push
      * reads, they made each take miss on a line the owner had just written.
      */
     private final PoolOwnerSide own = new PoolOwnerSide();
