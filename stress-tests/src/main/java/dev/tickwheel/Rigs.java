@@ -53,6 +53,31 @@ final class Rigs {
                 .runTasksOnOwnerThread().build();
     }
 
+    /** A manually driven timer with its own pool: as many workers as the cap and one more, none started. */
+    static WheelTimer ownPool(ManualClock clock) {
+        int cap = Math.max(1, Runtime.getRuntime().availableProcessors() - 1); // the pool's awakeCap, by its rule
+        return WheelTimer.builder().timeSource(clock).tick(1, TimeUnit.MILLISECONDS).manualDrive().ownerBatch(BATCH)
+                .workerThreads(cap + 1).build();
+    }
+
+    /**
+     * Fills a timer's own pool ({@link #ownPool}) with detached workers: {@code awakeCap} of them awake (as if
+     * blocked in their tasks), so that a capped signal wakes nobody, and the last on the idle stack.
+     */
+    static WorkerPool capFullWithOneParked(WheelTimer timer) {
+        WorkerPool pool = timer.pool();
+        for (int i = 0; i < pool.awakeCap; i++) {
+            pool.detachedWorker();
+        }
+        pool.pushIdle(pool.detachedWorker());
+        return pool;
+    }
+
+    /** An owner's park plan: 0 = it must not park, 1 = until a tick at most 1 (the watchdog's look), 2 = later. */
+    static int planKind(long planned) {
+        return planned == CommandPort.AWAKE ? 0 : planned <= 1 ? 1 : 2;
+    }
+
     /** A due one-shot timer as the owner hands it to a pool (DISPATCHED, out of the wheel), whose task does nothing. */
     static ScheduledTimer<?> handedOff() {
         return handedOff(() -> { });

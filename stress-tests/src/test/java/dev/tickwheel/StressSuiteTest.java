@@ -67,14 +67,15 @@ class StressSuiteTest {
             "dev.tickwheel.RescheduleVsHandOff",
             "dev.tickwheel.ShutdownVsPeriodicRunEnd",
             "dev.tickwheel.RescheduleVsShutdown",
-            "dev.tickwheel.RescheduleVsShutdownNow");
+            "dev.tickwheel.RescheduleVsShutdownNow",
+            "dev.tickwheel.CappedPushVsOwnerPark");
 
     /** Deliberately broken variants: in the jar, never in the CI run. */
     static final Set<String> BROKEN_TESTS = Set.of("dev.tickwheel.BrokenCancelVsFire",
             "dev.tickwheel.BrokenHandOffVsStandbyPark", "dev.tickwheel.BrokenReadyAtVsStandbyArm",
             "dev.tickwheel.BrokenStandbyStepVsOwnerStep",
             "dev.tickwheel.BrokenHandOffVsPark", "dev.tickwheel.BrokenHandOffVsSpinnerPark",
-            "dev.tickwheel.BrokenHandOffVsCappedPark",
+            "dev.tickwheel.BrokenHandOffVsCappedPark", "dev.tickwheel.BrokenCappedPushVsOwnerPark",
             "dev.tickwheel.BrokenTakeVsHandBack", "dev.tickwheel.BrokenExecuteVsShutdownNow",
             "dev.tickwheel.BrokenShutdownVsPeriodicRunEnd", "dev.tickwheel.BrokenRescheduleVsShutdown");
 

@@ -517,6 +517,14 @@ final class OwnerLoop implements WorkerPool.StandbyHost {
      * @return the planned tick (NO_EVENT for an indefinite park), or AWAKE if the owner must not park
      */
     long planPark() {
+        return planPark(true);
+    }
+
+    /**
+     * {@link #planPark()}; jcstress's BrokenCappedPushVsOwnerPark passes {@code lookAtPool} false, to show the
+     * lost nudge that the look at the pool's queue prevents. The library always looks.
+     */
+    long planPark(boolean lookAtPool) {
         long tick = clock.tickNow();
         stepTick = tick;
         // Until the first timer's own tick when a short look finds it, not the cascades before it: the advance at
@@ -551,6 +559,10 @@ final class OwnerLoop implements WorkerPool.StandbyHost {
         if (dueCount > 0 || reaped == batch || started == batch || midOffer || port.runState() != rs
                 || wheel.minKeyOrNextEvent(READY_SCAN) < Math.min(due, planned) || planned <= tick
                 || (rs == CommandPort.SHUTDOWN && wheel.isEmpty()) // the drain above may have taken the last work
+                // Work due now pushed to the pool after this step's watch, whose wake-up the awake cap held back: its
+                // producer's nudge read the plan before the store above (it found the owner awake), so the owner must
+                // see the push here and look again within the stall (the next step's watch says so).
+                || (lookAtPool && !poolBacklog && dispatch.backlogToWatch())
                 // A shutdown the steps have not acted on yet: its unpark may be used up already, by a park inside
                 // a task on this thread or inside the executor's execute, so the next step must see it now.
                 || (rs == CommandPort.SHUTDOWN && !shutdownSeen) || rs >= CommandPort.STOP) {

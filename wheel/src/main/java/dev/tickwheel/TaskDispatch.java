@@ -72,6 +72,16 @@ abstract class TaskDispatch {
         return false;
     }
 
+    /**
+     * Owner, as it plans a park, after publishing its plan (a volatile store): whether handed-off work waits that
+     * the watchdog could add a worker for. The other half of a capped push's nudge (see {@code WorkerPool.nudgeOwner}),
+     * which pushes, then reads the owner's plan: a push the last {@link #watch} missed is seen either here or by the
+     * nudge.
+     */
+    boolean backlogToWatch() {
+        return false;
+    }
+
     /** @return how soon the owner should look again while {@link #watch} says work is queued */
     long stallNanos() {
         return Long.MAX_VALUE;

@@ -392,12 +392,28 @@ final class WorkerPool extends TaskDispatch {
         }
     }
 
-    /** The cap held a wake-up back: if the pool could still add a worker, have the owner's watchdog look. */
+    /**
+     * The cap held a wake-up back: if the pool could still add a worker, have the owner's watchdog look. The push
+     * came first (an atomic swap of the queue's tail), then this reads the owner's plan (in the nudge): the Dekker
+     * pair with the owner, which publishes its plan, then looks at the queue ({@link #backlogToWatch}). Either the
+     * nudge finds the plan and wakes the owner, or the owner sees the push and parks at most {@link #STALL_NANOS}.
+     * jcstress: CappedPushVsOwnerPark.
+     */
     private void nudgeOwner() {
         Runnable nudge = ownerNudge;
-        if (nudge != null && ((int) idle != 0 || standby != 0 || started < workers.length)) {
+        if (nudge != null && canAddWorker()) {
             nudge.run();
         }
+    }
+
+    /** Whether a worker is parked, stands by, or is still to start: one the watchdog could add (a hint). */
+    private boolean canAddWorker() {
+        return (int) idle != 0 || standby != 0 || started < workers.length;
+    }
+
+    @Override
+    boolean backlogToWatch() {
+        return !queue.isEmpty() && canAddWorker();
     }
 
     /** {@link #signal(int)} with no cap but the pool's size. */
@@ -445,7 +461,7 @@ final class WorkerPool extends TaskDispatch {
             own.watchedHead = null;
             return false;
         }
-        if ((int) idle == 0 && standby == 0 && started >= workers.length) {
+        if (!canAddWorker()) {
             own.watchedHead = null;
             return false; // every worker is awake already: nothing to add; they come back to the queue themselves
         }

@@ -286,4 +286,41 @@ class WorkerPoolTest {
             assertTrue(timer.awaitTermination(30, TimeUnit.SECONDS));
         }
     }
+
+    /**
+     * The lost nudge, staged (CI found it live: a probe task of the contract suite waited 30 s for a second worker
+     * that stayed parked). The awake cap is full, so work due now from outside the pool wakes nobody and nudges the
+     * owner instead; here the owner's step has just watched an empty queue and, awake, is about to plan its park, so
+     * the nudge finds it awake and does nothing. Its plan must then see the queued task (and not park with nothing
+     * due), and the next step's watch must plan the look that adds the parked worker. jcstress:
+     * CappedPushVsOwnerPark.
+     */
+    @Test
+    void workDueNowHeldBackByTheCapIsSeenByTheOwnersParkPlanAfterANudgeThatFoundItAwake() {
+        int cap = Math.max(1, Runtime.getRuntime().availableProcessors() - 1);
+        WheelTimer timer = WheelTimer.builder().timeSource(new ManualTimeSource()).tick(1, TimeUnit.MILLISECONDS)
+                .manualDrive().workerThreads(cap + 1).build();
+        WorkerPool pool = timer.pool();
+        assertEquals(cap, pool.awakeCap);
+        for (int i = 0; i < cap; i++) {
+            pool.detachedWorker(); // awake: blocked in a task, as far as the pool knows
+        }
+        WorkerPool.Worker parked = pool.detachedWorker();
+        pool.pushIdle(parked);
+        OwnerLoop loop = OwnerLoop.of(timer);
+
+        loop.step(); // the watch: an empty queue
+        assertTrue(loop.isAwake(), "a stepping owner is awake: a nudge now finds nothing to wake");
+        ScheduledFuture<?> f = timer.schedule(() -> { }, 0, TimeUnit.MILLISECONDS); // due now: straight to the pool
+        assertFalse(pool.queue.isEmpty(), "the task waits in the pool's queue");
+        assertEquals(WorkerPool.PARKED, parked.state, "the cap held its wake-up back");
+
+        assertEquals(CommandPort.AWAKE, loop.planPark(), "the owner must not park with nothing due beside the task");
+        loop.step(); // the watch sees the task
+        long plan = loop.planPark();
+        assertTrue(plan != CommandPort.AWAKE && plan <= 1,
+                "then it parks at most a tick, to look again (the watchdog), not indefinitely: " + plan);
+        assertFalse(f.isDone());
+        timer.shutdownNow();
+    }
 }
