@@ -30,8 +30,12 @@ import org.openjdk.jcstress.infra.runners.TestList;
  *
  * <pre>
  * java -cp jcstress.jar dev.tickwheel.JcstressGate --tests REGEX --results DIR [--mode quick] [--extra="-c 2"]
+ *      [--full REGEX --reduced-extra="-sc false"]
  * </pre>
- * The jar is the one this class was loaded from.
+ * The jar is the one this class was loaded from. With {@code --full}, the selection runs in two tiers, one jcstress
+ * run each (reports under {@code DIR/full} and {@code DIR/reduced}): the selected tests the {@code --full} regex
+ * finds run with {@code --extra} alone, every other selected test with {@code --extra} and then
+ * {@code --reduced-extra}; each tier is checked as above.
  */
 public final class JcstressGate {
 
@@ -49,10 +53,16 @@ public final class JcstressGate {
         String results = null;
         String mode = "quick";
         String extra = "";
+        String full = null;
+        String reducedExtra = "";
         for (int i = 0; i < args.length; i++) {
             String a = args[i];
             if (a.startsWith("--extra=")) {
                 extra = a.substring("--extra=".length());
+            } else if (a.startsWith("--reduced-extra=")) {
+                reducedExtra = a.substring("--reduced-extra=".length());
+            } else if (a.equals("--full") && i + 1 < args.length) {
+                full = args[++i];
             } else if (a.equals("--tests") && i + 1 < args.length) {
                 tests = args[++i];
             } else if (a.equals("--results") && i + 1 < args.length) {
@@ -66,17 +76,18 @@ public final class JcstressGate {
         if (tests == null || tests.isBlank() || results == null || results.isBlank()) {
             usage("--tests and --results are required");
         }
-        System.exit(run(tests, Paths.get(results), mode, extra));
+        System.exit(run(tests, full, Paths.get(results), mode, extra, reducedExtra));
     }
 
     private static void usage(String why) {
         System.err.println("JcstressGate: " + why);
         System.err.println("usage: java -cp jcstress.jar dev.tickwheel.JcstressGate --tests REGEX --results DIR"
-                + " [--mode MODE] [--extra=\"JCSTRESS OPTIONS\"]");
+                + " [--mode MODE] [--extra=\"JCSTRESS OPTIONS\"] [--full REGEX --reduced-extra=\"JCSTRESS OPTIONS\"]");
         System.exit(2);
     }
 
-    private static int run(String tests, Path results, String mode, String extra) throws Exception {
+    private static int run(String tests, String full, Path results, String mode, String extra, String reducedExtra)
+            throws Exception {
         Collection<String> all = TestList.tests();
         List<String> selected = select(all, tests);
         if (selected.isEmpty()) {
@@ -84,7 +95,47 @@ public final class JcstressGate {
                     + " tests in META-INF/TestList " + new TreeSet<>(all));
             return 1;
         }
-        System.out.println("[jcstress gate] running " + selected.size() + " tests in mode " + mode + ": " + selected);
+        if (full == null) {
+            return runTier("", selected, tests, results, mode, extra);
+        }
+        List<List<String>> tiers = tiers(selected, full);
+        int failed = 0;
+        long start = System.nanoTime();
+        if (!tiers.get(0).isEmpty()) {
+            failed |= runTier("full tier: ", tiers.get(0), exactly(tiers.get(0)), results.resolve("full"), mode, extra);
+        }
+        if (!tiers.get(1).isEmpty()) {
+            failed |= runTier("reduced tier (" + reducedExtra.trim() + "): ", tiers.get(1), exactly(tiers.get(1)),
+                    results.resolve("reduced"), mode, extra + " " + reducedExtra);
+        }
+        System.out.printf(Locale.ROOT, "[jcstress gate] %s: %d tests in two tiers (%d full, %d reduced), %d s%n",
+                failed == 0 ? "PASSED" : "FAILED", selected.size(), tiers.get(0).size(), tiers.get(1).size(),
+                (System.nanoTime() - start) / 1_000_000_000L);
+        return failed;
+    }
+
+    /** The selected tests split in two: those the {@code full} regex finds, then the others. */
+    static List<List<String>> tiers(List<String> selected, String full) {
+        List<String> inFull = select(selected, full);
+        List<String> rest = new ArrayList<>(selected);
+        rest.removeAll(inFull);
+        return List.of(inFull, rest);
+    }
+
+    /** A jcstress {@code -t} regex that selects exactly these tests. */
+    static String exactly(List<String> tests) {
+        StringBuilder b = new StringBuilder("^(");
+        for (int i = 0; i < tests.size(); i++) {
+            b.append(i == 0 ? "" : "|").append(Pattern.quote(tests.get(i)));
+        }
+        return b.append(")$").toString();
+    }
+
+    /** One jcstress run of {@code selected} (which {@code regex} selects), checked. @return 0 if it passed, else 1 */
+    private static int runTier(String tier, List<String> selected, String regex, Path results, String mode,
+                               String extra) throws Exception {
+        System.out.println("[jcstress gate] " + tier + "running " + selected.size() + " tests in mode " + mode + ": "
+                + selected);
         deleteOldReport(results);
 
         Path jar = Paths.get(JcstressGate.class.getProtectionDomain().getCodeSource().getLocation().toURI());
@@ -95,7 +146,7 @@ public final class JcstressGate {
         cmd.add("-m");
         cmd.add(mode);
         cmd.add("-t");
-        cmd.add(tests);
+        cmd.add(regex);
         cmd.add("-r");
         cmd.add(results.toString());
         for (String x : extra.trim().split("\\s+")) {
@@ -135,11 +186,11 @@ public final class JcstressGate {
         System.out.println();
         samples.forEach((t, n) -> System.out.printf(Locale.ROOT, "[jcstress gate] %,15d samples  %s%n", n, t));
         if (problems.isEmpty()) {
-            System.out.printf(Locale.ROOT, "[jcstress gate] PASSED: %d tests, %,d samples, mode %s, %d s%n",
-                    selected.size(), total, mode, seconds);
+            System.out.printf(Locale.ROOT, "[jcstress gate] %sPASSED: %d tests, %,d samples, mode %s, %d s%n",
+                    tier, selected.size(), total, mode, seconds);
             return 0;
         }
-        System.out.printf(Locale.ROOT, "[jcstress gate] FAILED after %d s (report: %s):%n", seconds, index);
+        System.out.printf(Locale.ROOT, "[jcstress gate] %sFAILED after %d s (report: %s):%n", tier, seconds, index);
         for (String problem : problems) {
             System.out.println("[jcstress gate]   " + problem);
         }

@@ -95,6 +95,28 @@ class StressSuiteTest {
                 "the tests selected by " + regex);
     }
 
+    /** The pool's races, whose windows are a few instructions wide: the gate runs them in every JVM configuration. */
+    static final Set<String> FULL_TIER = Set.of("dev.tickwheel.HandOffVsPark", "dev.tickwheel.HandOffVsSpinnerPark",
+            "dev.tickwheel.HandOffVsCappedPark", "dev.tickwheel.HandOffVsStandbyPark",
+            "dev.tickwheel.ReadyAtVsStandbyArm", "dev.tickwheel.StandbyStepVsOwnerStep", "dev.tickwheel.TakeVsHandBack",
+            "dev.tickwheel.ExecuteVsShutdownNow", "dev.tickwheel.CappedPushVsOwnerPark");
+
+    @Test
+    void ciTiersRunThePoolsRacesInFullAndEveryOtherRaceReduced() {
+        String regex = System.getProperty("jcstress.tests");
+        String full = System.getProperty("jcstress.fullTests");
+        assertNotNull(full, "surefire passes the pom's jcstress.fullTests selection");
+        List<List<String>> tiers = JcstressGate.tiers(JcstressGate.select(TestList.tests(), regex), full);
+        assertEquals(new TreeSet<>(FULL_TIER), new TreeSet<>(tiers.get(0)), "the full tier");
+        Set<String> rest = new TreeSet<>(RACE_TESTS);
+        rest.removeAll(FULL_TIER);
+        assertEquals(rest, new TreeSet<>(tiers.get(1)), "the reduced tier");
+        for (List<String> tier : tiers) {
+            assertEquals(tier, JcstressGate.select(TestList.tests(), JcstressGate.exactly(tier)),
+                    "the -t regex of a tier selects exactly its tests");
+        }
+    }
+
     static List<String> allTests() {
         return new ArrayList<>(new TreeSet<>(TestList.tests()));
     }

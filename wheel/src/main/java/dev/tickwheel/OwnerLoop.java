@@ -181,7 +181,10 @@ final class OwnerLoop implements WorkerPool.StandbyHost {
         if (port.termination.ownerDone()) {
             return false; // a task run on this thread called shutdownNow
         }
-        if (rs == CommandPort.SHUTDOWN && wheel.isEmpty() && port.starts.isEmpty()) {
+        if (rs == CommandPort.SHUTDOWN && wheel.isEmpty() && port.starts.isEmpty() && !poolBacklog) {
+            // Not while the pool's watchdog is still needed: work due now queued behind blocked workers, whose
+            // wake-up the awake cap held back, gets its worker from the watch, and after the owner's exit nothing
+            // would add one (the pool starts no worker once shut down). The owner looks again within the stall.
             port.termination.exit(null, dispatch);
             return false;
         }
@@ -558,7 +561,8 @@ final class OwnerLoop implements WorkerPool.StandbyHost {
         boolean midOffer = port.commandsInFlight();
         if (dueCount > 0 || reaped == batch || started == batch || midOffer || port.runState() != rs
                 || wheel.minKeyOrNextEvent(READY_SCAN) < Math.min(due, planned) || planned <= tick
-                || (rs == CommandPort.SHUTDOWN && wheel.isEmpty()) // the drain above may have taken the last work
+                // the drain above may have taken the last work (not with the watchdog's backlog: that look is due)
+                || (rs == CommandPort.SHUTDOWN && wheel.isEmpty() && !poolBacklog)
                 // Work due now pushed to the pool after this step's watch, whose wake-up the awake cap held back: its
                 // producer's nudge read the plan before the store above (it found the owner awake), so the owner must
                 // see the push here and look again within the stall (the next step's watch says so).

@@ -385,8 +385,11 @@ final class WorkerPool extends TaskDispatch {
         if (CURRENT.get() == this) {
             // From one of this pool's own tasks: uncapped, as the JDK's pool gives a submitted task an idle thread.
             // The submitting task may wait for this one; and a chain of async steps then hands over, with no owner
-            // in between, to a spinner or a woken worker.
-            signal();
+            // in between, to a spinner or a woken worker. If no worker could be had (another thread was starting
+            // one, whose worker may take other work first), the owner's watchdog looks.
+            if (!signal()) {
+                nudgeOwner();
+            }
         } else if (!signal(awakeCap)) {
             nudgeOwner();
         }
@@ -396,8 +399,9 @@ final class WorkerPool extends TaskDispatch {
      * The cap held a wake-up back: if the pool could still add a worker, have the owner's watchdog look. The push
      * came first (an atomic swap of the queue's tail), then this reads the owner's plan (in the nudge): the Dekker
      * pair with the owner, which publishes its plan, then looks at the queue ({@link #backlogToWatch}). Either the
-     * nudge finds the plan and wakes the owner, or the owner sees the push and parks at most {@link #STALL_NANOS}.
-     * jcstress: CappedPushVsOwnerPark.
+     * nudge finds the plan and wakes the owner, or the owner sees the push, steps again, and from then on parks at
+     * most a tick or {@link #STALL_NANOS} (the longer) between its watchdog's looks; the first look only notes the
+     * queue's head, so a worker is added one stall after it at the soonest. jcstress: CappedPushVsOwnerPark.
      */
     private void nudgeOwner() {
         Runnable nudge = ownerNudge;
@@ -417,8 +421,8 @@ final class WorkerPool extends TaskDispatch {
     }
 
     /** {@link #signal(int)} with no cap but the pool's size. */
-    void signal() {
-        signal(Integer.MAX_VALUE);
+    boolean signal() {
+        return signal(Integer.MAX_VALUE);
     }
 
     /**
@@ -426,8 +430,9 @@ final class WorkerPool extends TaskDispatch {
      * {@code cap} workers are awake already, wake a parked one; if none is parked and the pool is not full, start
      * one (every started worker is busy).
      *
-     * @return whether a worker is spinning, was woken or is being started (false: the cap held it back, or the pool
-     *         is full and every worker awake)
+     * @return whether a worker is spinning, was woken or was started by this call (false: the cap held it back, the
+     *         pool is full and every worker awake, another thread was starting a worker, or the start failed; the
+     *         caller then has the owner's watchdog look, as the other thread's worker may take other work first)
      */
     boolean signal(int cap) {
         if (spinning != 0) {
@@ -440,11 +445,7 @@ final class WorkerPool extends TaskDispatch {
             unparks.increment(); // counted here only: not a parker waking itself, nor shutdown's wake-all
             return true;
         }
-        if (started < workers.length) {
-            tryStartWorker();
-            return true;
-        }
-        return false;
+        return started < workers.length && tryStartWorker();
     }
 
     /**
@@ -530,11 +531,15 @@ final class WorkerPool extends TaskDispatch {
      * Starts one more worker unless another thread is starting one or the pool is full or shut down. If no worker
      * could ever be started, what is queued fails with the cause (it would wait forever otherwise); once one
      * exists, a failed start only leaves the pool smaller until the next hand-off that finds every worker busy.
+     *
+     * @return whether this call started a worker (false if another thread is starting one: its worker looks at the
+     *         queue first thing, but may take other work first and then block in it)
      */
-    private void tryStartWorker() {
+    private boolean tryStartWorker() {
         if (starting != 0 || !STARTING.compareAndSet(this, 0, 1)) {
-            return; // another thread is starting one: its worker will look at the queue first thing
+            return false;
         }
+        boolean startedOne = false;
         Throwable failure = null;
         try {
             int n = started;
@@ -549,6 +554,7 @@ final class WorkerPool extends TaskDispatch {
                     AWAKE.getAndAdd(this, 1); // a new worker starts awake, looking at the queue
                     try {
                         startWorker(n);
+                        startedOne = true;
                     } catch (Throwable e) {
                         AWAKE.getAndAdd(this, -1);
                         workerGone();
@@ -564,6 +570,7 @@ final class WorkerPool extends TaskDispatch {
         if (failure != null && started == 0) {
             failQueued(failure);
         }
+        return startedOne;
     }
 
     /** Under {@link #starting}, already counted in {@link #live}. */

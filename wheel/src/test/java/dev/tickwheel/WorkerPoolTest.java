@@ -323,4 +323,89 @@ class WorkerPoolTest {
         assertFalse(f.isDone());
         timer.shutdownNow();
     }
+
+    /**
+     * shutdown() keeps the watchdog until the pool's backlog has its worker (a second reader found this; 4 of 12
+     * runs stranded the task with real threads). Work due now accepted before shutdown, whose wake-up the awake cap
+     * held back, waits in the pool's queue for the owner's watchdog to add a worker past the cap. An owner that exits
+     * because the wheel is empty takes the watchdog with it, and the pool starts nobody once shut down: the task would
+     * wait for the blocked workers (forever, if they wait for it).
+     */
+    @Test
+    void shutdownKeepsTheOwnersWatchdogUntilWorkHeldBackByTheCapHasAWorker() {
+        ManualTimeSource clock = new ManualTimeSource();
+        int cap = Math.max(1, Runtime.getRuntime().availableProcessors() - 1);
+        WheelTimer timer = WheelTimer.builder().timeSource(clock).tick(1, TimeUnit.MILLISECONDS).manualDrive()
+                .workerThreads(cap + 1).build();
+        WorkerPool pool = timer.pool();
+        for (int i = 0; i < cap; i++) {
+            pool.detachedWorker(); // awake, blocked in a task as far as the pool knows (no thread: never runnable)
+        }
+        WorkerPool.Worker parked = pool.detachedWorker();
+        pool.pushIdle(parked);
+        OwnerLoop loop = OwnerLoop.of(timer);
+        loop.step();
+
+        timer.execute(() -> { }); // due now, accepted: queued in the pool, its wake-up held back by the cap
+        timer.shutdown();
+        loop.step(); // the watch's first look at the queued task: a backlog
+        assertFalse(timer.termination.ownerDone(), "the owner must not exit while its watchdog is needed");
+        assertEquals(WorkerPool.PARKED, parked.state);
+        long plan = loop.planPark();
+        assertTrue(plan != CommandPort.AWAKE && plan <= 1, "it parks at most a tick, to look again: " + plan);
+
+        clock.advance(1, TimeUnit.MILLISECONDS); // past the stall
+        loop.step(); // the watch finds the head unchanged and no awake worker coming: it wakes one past the cap
+        assertEquals(WorkerPool.ACTIVE, parked.state, "the watchdog woke the parked worker for the task");
+        loop.step(); // every worker is awake now: nothing left to add, and the owner exits
+        assertTrue(timer.termination.ownerDone(), "then the owner exits");
+        assertFalse(pool.queue.isEmpty(), "the task is the woken worker's (a detached one here, which never runs)");
+    }
+
+    /**
+     * A worker being started by another thread is no promise for this push (a second reader found this): that
+     * worker may take other work first and block in it. Here a task submits Y while its thread is still inside
+     * the start of the worker that takes Y (as if descheduled there, holding the pool's start turn); Y submits X
+     * and waits for it. X's signal found the start turn taken: it must have the owner's watchdog look, or X waits
+     * with a free slot in the pool, the owner parked, and both tasks waiting for it.
+     */
+    @Test
+    void workDueNowThatFindsAnotherThreadStartingAWorkerStillGetsOne() throws Exception {
+        CountDownLatch xSubmitted = new CountDownLatch(1);
+        CountDownLatch releaseStarter = new CountDownLatch(1);
+        java.util.concurrent.atomic.AtomicInteger workersMade = new java.util.concurrent.atomic.AtomicInteger();
+        java.util.concurrent.ThreadFactory factory = r -> {
+            boolean delayed = r.toString().endsWith("-worker") && workersMade.incrementAndGet() == 2;
+            Thread t = new Thread(r, r.toString()) {
+                @Override
+                public synchronized void start() {
+                    super.start();
+                    if (delayed) {
+                        // The starter stays inside the start, holding the start turn, until X is submitted.
+                        ScheduledExecutorContractTest.awaitUninterruptibly(releaseStarter);
+                    }
+                }
+            };
+            t.setDaemon(true);
+            return t;
+        };
+        WheelTimer timer = WheelTimer.builder().threadFactory(factory).workerThreads(4).build();
+        try {
+            CountDownLatch xRan = new CountDownLatch(1);
+            ScheduledFuture<Boolean> outer = timer.schedule(() -> {
+                ScheduledFuture<Boolean> y = timer.schedule(() -> {
+                    timer.execute(xRan::countDown);
+                    xSubmitted.countDown();
+                    return xRan.await(30, TimeUnit.SECONDS);
+                }, 0, TimeUnit.NANOSECONDS); // its worker's start holds this thread until X is submitted
+                return y.get(60, TimeUnit.SECONDS);
+            }, 0, TimeUnit.NANOSECONDS);
+            assertTrue(xSubmitted.await(30, TimeUnit.SECONDS), "Y ran and submitted X");
+            releaseStarter.countDown();
+            assertTrue(outer.get(60, TimeUnit.SECONDS), "X ran while Y waited for it");
+        } finally {
+            releaseStarter.countDown();
+            timer.shutdownNow();
+        }
+    }
 }
