@@ -237,8 +237,24 @@ abstract class CommandPort extends AbstractExecutorService {
         wakeNow();
     }
 
-    /** The pool held a wake-up back for a task due now: wake (or start) the owner, whose watchdog then looks. */
+    /** A standby's step failed: wake (or start) the owner, which fails with the cause. */
     final void nudgeOwner() {
+        wakeNow();
+    }
+
+    /**
+     * The pool held a wake-up back (work due now, or a take that left work queued, with the awake cap reached):
+     * have the owner's watchdog look at the queue within about {@code watchTicks}. Nothing to do if the owner is
+     * awake (its next step watches, and as it plans a park it looks at the queue after publishing the plan: the
+     * Dekker pair with this read), or parked with a plan that ends within {@code watchTicks} of when it made it
+     * (it wakes and watches by itself; in a burst that is the next due tick, so a worker's takes do not wake the
+     * owner once per take). A stale {@code parkedAtTick} belongs to a newer plan, whose own look saw the push.
+     */
+    final void nudgeForWatch(long watchTicks) {
+        long planned = wakeupTick;
+        if (planned == AWAKE || (planned != UNSTARTED && planned - parkedAtTick <= watchTicks)) {
+            return;
+        }
         wakeNow();
     }
 

@@ -150,7 +150,9 @@ public final class WheelTimer extends CommandPort implements ScheduledExecutorSe
         }
         this.poolQueuesHandOffs = dispatch.takesWorkDueNow();
         if (dispatch instanceof WorkerPool) {
-            ((WorkerPool) dispatch).ownerNudge = this::nudgeOwner; // before the timer is published
+            // Published with the timer (set before it is). The watchdog's look comes within the stall, or a tick.
+            long watchTicks = Math.max(1, WorkerPool.STALL_NANOS / clock.tickNanos);
+            ((WorkerPool) dispatch).ownerNudge = () -> nudgeForWatch(watchTicks);
         }
         this.loop = new OwnerLoop(this, dispatch, TickClock.levelBitsFor(b.tickNanos, b.levelBits), b.batch,
                 b.stepHook);

@@ -408,4 +408,47 @@ class WorkerPoolTest {
             timer.shutdownNow();
         }
     }
+
+    /**
+     * The capped path's nudge wakes the owner only when its watchdog would not look soon by itself: a worker's take
+     * that leaves work queued nudges once per take in a burst, and an owner woken once per take (559,726 unparks in
+     * 12 shots of 1M timers with two workers, before) only steps to find its next tick not yet come. Parked with a
+     * plan that ends within the watchdog's stall (100 ticks of 1 µs here), it is left to wake by itself; parked with
+     * nothing due, it is woken.
+     */
+    @Test
+    void aNudgeWakesTheOwnerOnlyIfItsParkEndsLaterThanTheWatchdogsStall() {
+        WheelTimer soon = capFullManualTimer();
+        OwnerLoop loop = OwnerLoop.of(soon);
+        soon.schedule(() -> { }, 50, TimeUnit.MICROSECONDS);
+        loop.step();
+        long plan = loop.planPark();
+        assertTrue(plan > 0 && plan <= 51, "parks until the timer 50 µs out: " + plan);
+        soon.execute(() -> { }); // capped: a nudge
+        assertFalse(loop.isAwake(), "a plan that ends within the stall is left alone: the owner looks by itself");
+        soon.shutdownNow();
+
+        WheelTimer idle = capFullManualTimer();
+        loop = OwnerLoop.of(idle);
+        loop.step();
+        assertEquals(CommandPort.NO_EVENT, loop.planPark(), "nothing due: an indefinite park");
+        idle.execute(() -> { });
+        assertTrue(loop.isAwake(), "with nothing due, the nudge wakes the owner for its watchdog");
+        idle.shutdownNow();
+    }
+
+    /** A manually driven timer (1 µs tick) whose own pool has the awake cap's workers awake and one parked. */
+    private static WheelTimer capFullManualTimer() {
+        int cap = Math.max(1, Runtime.getRuntime().availableProcessors() - 1);
+        WheelTimer timer = WheelTimer.builder().timeSource(new ManualTimeSource()).manualDrive()
+                .workerThreads(cap + 1).build();
+        assertEquals(1_000L, timer.tickNanos());
+        WorkerPool pool = timer.pool();
+        assertEquals(cap, pool.awakeCap);
+        for (int i = 0; i < cap; i++) {
+            pool.detachedWorker();
+        }
+        pool.pushIdle(pool.detachedWorker());
+        return timer;
+    }
 }
