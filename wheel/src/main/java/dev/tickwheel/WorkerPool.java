@@ -36,8 +36,9 @@ import java.util.function.Consumer;
  * For the owner's batches, for work due now submitted from outside the pool, and for a worker that takes a timer and
  * sees more queued, the same holds only while fewer than {@link #awakeCap} workers are awake (max(1, CPUs - 1)):
  * past the cores, each runnable worker only takes CPU from the owner. Past the cap, the owner's watchdog
- * ({@link #watch}) adds a worker when the queue stalls behind blocked tasks; a capped push from outside the owner
- * nudges the owner awake for it. Work due now submitted from one of the pool's own tasks is not capped: as the JDK's
+ * ({@link #watch}) adds a worker when the queue stalls behind blocked tasks; a capped push from outside the owner,
+ * and a take that leaves work queued past the cap, nudge the owner for it (a wake-up only if the owner is parked
+ * longer than the watchdog's stall). Work due now submitted from one of the pool's own tasks is not capped: as the JDK's
  * pool does, it wakes an idle worker whenever none is spinning, so a task that waits for one it submitted finds it
  * run at once.
  *
@@ -399,7 +400,8 @@ final class WorkerPool extends TaskDispatch {
      * The cap held a wake-up back: if the pool could still add a worker, have the owner's watchdog look. The push
      * came first (an atomic swap of the queue's tail), then this reads the owner's plan (in the nudge): the Dekker
      * pair with the owner, which publishes its plan, then looks at the queue ({@link #backlogToWatch}). Either the
-     * nudge finds the plan and wakes the owner, or the owner sees the push, steps again, and from then on parks at
+     * nudge finds the plan (and wakes the owner, unless that plan ends within the stall: it then wakes by itself; see
+     * CommandPort.nudgeForWatch), or the owner sees the push, steps again, and from then on parks at
      * most a tick or {@link #STALL_NANOS} (the longer) between its watchdog's looks; the first look only notes the
      * queue's head, so a worker is added one stall after it at the soonest. jcstress: CappedPushVsOwnerPark.
      */
