@@ -51,6 +51,23 @@ class PoolOwnerSideLayoutTest {
         }
     }
 
+    /**
+     * Every worker's run reads its timer's wheel's attachment (the WheelTimer, for the lateness record and the end
+     * count); the owner writes the wheel's own fields on every add, remove and advance. Before the padding the
+     * attachment sat in the 4 bytes after the header, on the line of {@code occupiedLevels}, {@code now} and
+     * {@code maxKey}.
+     */
+    @Test
+    void theWheelsAttachmentIsALineFromEveryFieldTheOwnerWrites() {
+        ClassLayout layout = layoutOf(TimingWheel.class);
+        long at = offset(layout, "attachment");
+        for (String name : List.of("occupiedLevels", "now", "maxKey", "visits", "size", "advancing")) {
+            long w = offset(layout, name);
+            assertTrue(Math.abs(w - at) >= LINE, "the attachment at " + at + " and " + name + " at " + w
+                    + " share a line:\n" + layout.toPrintable());
+        }
+    }
+
     /** JOL reads layouts through sun.misc.Unsafe: under CI's JDK 25 pass, which denies it, the JDK 17 pass checks. */
     private static ClassLayout layoutOf(Class<?> type) {
         assumeTrue(!Boolean.getBoolean("tickwheel.unsafe.denied"),

@@ -1083,6 +1083,32 @@ class TimingWheelEdgeTest {
         assertEquals(List.of("before", "k0", "k1", "k2", "after"), out);
     }
 
+    /**
+     * A cascade walks its slot's list with two cursors, one re-linking from the head and one fetching from the tail by
+     * the back links until they meet: lists of every length from 1 to 40 (both parities, the cursors meeting on a
+     * node and crossing between two), with equal keys spread through them, must re-link every node once, in list
+     * order, so that keys come out in key order and equal keys in insertion order.
+     */
+    @Test
+    void cascade_listsOfEveryLengthUpTo40_reLinkEachNodeOnceInListOrder() {
+        for (int n = 1; n <= 40; n++) {
+            TimingWheel<E> wheel = new TimingWheel<>(4, 4, 4);
+            List<E> added = new ArrayList<>();
+            for (int i = 0; i < n; i++) {
+                long k = 31 - (i * 7) % 16; // keys 16..31 (level 1, slot 1), repeating after 16 adds
+                added.add(add(wheel, k + "#" + i, k));
+            }
+            assertEquals(List.of(), advance(wheel, 16), "n=" + n + ": the cascade hands nothing out");
+            for (E e : added) {
+                assertEquals(0, wheel.levelOfSlotHolding(e), "n=" + n + ": " + e + " cascaded to level 0");
+            }
+            List<E> expected = new ArrayList<>(added);
+            expected.sort(java.util.Comparator.comparingLong(TimingWheel.Node::key)); // stable: ties keep add order
+            assertEquals(names(expected), names(advance(wheel, 32)), "n=" + n);
+            assertTrue(wheel.isEmpty());
+        }
+    }
+
     @Test
     void minElement_equalMinKeysInAHigherLevelSlot_returnsTheFirstAdded() {
         TimingWheel<E> wheel = new TimingWheel<>(3, 3);

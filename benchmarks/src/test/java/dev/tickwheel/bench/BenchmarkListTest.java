@@ -40,6 +40,7 @@ class BenchmarkListTest {
                 "dev.tickwheel.bench.ExpiryBenchmark.twoProducers",
                 "dev.tickwheel.bench.ScalingBenchmark.scheduleCancel",
                 "dev.tickwheel.bench.WheelAloneBenchmark.removeAddAdvance",
+                "dev.tickwheel.bench.ColdCascadeBenchmark.advancePastAll",
                 "dev.tickwheel.bench.ColdLineFloor.touchOne",
                 "dev.tickwheel.bench.ColdLineFloor.touchIndependent",
                 "dev.tickwheel.bench.ClockRead.nanoTime",
