@@ -123,7 +123,7 @@ final class HandOffQueue extends HandOffQueuePad2 {
             if (n == null) {
                 return tail == stub ? null : RETRY; // empty, or a push behind the stub not yet linked
             }
-            head = n; // off the stub: isEmpty now reads non-empty until the last node is taken
+            HEAD.setRelease(this, n); // off the stub: isEmpty now reads non-empty until the last node is taken
             stub.next = null; // its link was seen; nobody writes it until the stub is pushed again (which clears it)
             h = n;
             n = (TimingWheel.Node) NEXT.getAcquire(h);
@@ -140,7 +140,7 @@ final class HandOffQueue extends HandOffQueuePad2 {
     }
 
     private TimingWheel.Node take(TimingWheel.Node h, TimingWheel.Node following) {
-        head = following;
+        HEAD.setRelease(this, following);
         h.next = null; // plain: nobody else reads h's link any more (its successor was linked before we saw it)
         return h;
     }
@@ -194,18 +194,24 @@ abstract class HandOffQueuePad1 extends HandOffQueueTailField {
 /** The consumers' line. */
 abstract class HandOffQueueConsumerFields extends HandOffQueuePad1 {
     static final VarHandle TAKE_LOCK;
+    static final VarHandle HEAD;
 
     static {
         try {
             TAKE_LOCK = MethodHandles.lookup().findVarHandle(HandOffQueueConsumerFields.class, "takeLock", int.class);
+            HEAD = MethodHandles.lookup().findVarHandle(HandOffQueueConsumerFields.class, "head", TimingWheel.Node.class);
         } catch (ReflectiveOperationException e) {
             throw new ExceptionInInitializerError(e);
         }
     }
 
     /**
-     * The next node to hand out, or the stub. Written by the consumer holding the turn (volatile store, so that
-     * isEmpty's lock-free load sees it); read by it and by isEmpty.
+     * The next node to hand out, or the stub. Written by the consumer holding the turn, by a release store (HEAD):
+     * the next consumer acquires it through the turn's CAS, and the lock-free readers ({@link #isEmpty}, the owner's
+     * watchdog) need only see it eventually, since no handshake orders a later load of the consumer against this
+     * store (the park handshake's pair is the idle stack's atomic and the producers' swap of {@code tail}). A
+     * volatile store here was a full fence per take, which kept the miss on the taken timer's next line (its state
+     * or task, for most of 48-byte timers) from overlapping the miss on its link. Read (volatile) by isEmpty.
      */
     volatile TimingWheel.Node head;
     /** 1 while a consumer holds the turn. cas 0 -&gt; 1 to take it (acquire), release store of 0 to give it back. */
