@@ -394,6 +394,23 @@ abstract class CommandPort extends AbstractExecutorService {
         unlinkIfInWheel(t);
     }
 
+    /**
+     * A one-shot timer the own pool ran to its end (completed or failed). Without a pending limit its end is counted
+     * by the worker that ran it, in a field only that worker writes ({@code WorkerPool.Worker.ended}), instead of the
+     * shared adder that {@link #onEnded} increments: one atomic less per fire. Such a timer is never periodic and
+     * never in the wheel (the owner unlinked it before handing it off; work due now never joins it); should one be
+     * linked after all, it takes {@link #onEnded}'s way, which unlinks it and counts it here.
+     *
+     * @return whether the calling worker counts this end (false: counted here)
+     */
+    final boolean onEndedInPool(ScheduledTimer<?> t) {
+        if (counters.maxPending != Long.MAX_VALUE || t.isInWheel()) {
+            onEnded(t);
+            return false;
+        }
+        return true;
+    }
+
     private void unlinkIfInWheel(ScheduledTimer<?> t) {
         if (t.isInWheel()) {
             cancels.offer(t);

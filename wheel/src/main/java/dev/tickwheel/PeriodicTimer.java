@@ -107,17 +107,17 @@ final class PeriodicTimer extends ScheduledTimer<Void> {
     }
 
     @Override
-    void run(boolean byPool) {
+    boolean run(boolean byPool) {
         int claim = claimRun(byPool);
         if (claim == NOT_CLAIMED) {
-            return;
+            return false;
         }
         boolean returned = claim == CLAIMED_RETURNED;
         Runnable task = (Runnable) task();
         runner = Thread.currentThread(); // plain: released by startRun's cas
         if (!startRun()) {
             afterCancelledRun(); // cancelled (or ended by shutdown) between the claim and the start
-            return;
+            return false;
         }
         if (!returned) {
             timer().recordLateness(nextKey); // this period's key, until afterRun computes the next
@@ -151,6 +151,7 @@ final class PeriodicTimer extends ScheduledTimer<Void> {
         } else {
             releaseIfLastRun();
         }
+        return false; // a periodic timer's end is counted where it ends, never by the worker
     }
 
     /**

@@ -141,23 +141,32 @@ class ScheduledTimer<V> extends TimerState<V> implements RunnableScheduledFuture
         run(false);
     }
 
-    /** The own pool's run of a timer it took from its queue. */
-    final void runHandedOff() {
-        run(true);
+    /**
+     * The own pool's run of a timer it took from its queue.
+     *
+     * @return whether this run ended the timer and left its end for the calling worker to count (see
+     *         {@link CommandPort#onEndedInPool})
+     */
+    final boolean runHandedOff() {
+        return run(true);
     }
 
-    /** @param byPool whether the caller is the own pool's worker that took this timer from its queue */
-    void run(boolean byPool) {
+    /**
+     * @param byPool whether the caller is the own pool's worker that took this timer from its queue
+     * @return whether this run ended the timer and left its end for the calling worker to count: only a pool's run
+     *         ({@code byPool}) of a one-shot timer, with no pending limit
+     */
+    boolean run(boolean byPool) {
         int claim = claimRun(byPool);
         if (claim == NOT_CLAIMED) {
-            return;
+            return false;
         }
         boolean returned = claim == CLAIMED_RETURNED;
         Object task = taskOrOutcome; // the claim made it ours
         taskOrOutcome = Thread.currentThread(); // plain: released by startRun's cas to a cancel(true)
         if (!startRun()) {
             afterCancelledRun();
-            return;
+            return false;
         }
         if (!returned) {
             timer().recordLateness(startKey());
@@ -173,14 +182,19 @@ class ScheduledTimer<V> extends TimerState<V> implements RunnableScheduledFuture
         }
         if (!casPhase(RUNNING, COMPLETING)) {
             afterCancelledRun(); // cancelled while running: the outcome is dropped, as FutureTask drops it
-            return;
+            return false;
         }
         taskOrOutcome = outcome;
         setPhase(phase); // sv: releases the outcome
         releaseWaiters();
-        if (!returned) {
-            timer().onEnded(this);
+        if (returned) {
+            return false;
         }
+        if (byPool) {
+            return timer().onEndedInPool(this);
+        }
+        timer().onEnded(this);
+        return false;
     }
 
     /** The thread running the task, while the phase is RUNNING or INTERRUPTING (a one-shot keeps it in its task field). */

@@ -92,6 +92,14 @@ abstract class TaskDispatch {
         return 0;
     }
 
+    /**
+     * @return one-shot timers the own pool's workers ran to their end and counted themselves (see
+     *         {@code CommandPort.onEndedInPool}; metrics, any thread)
+     */
+    long endedInPool() {
+        return 0;
+    }
+
     /** @return parked pool workers woken (metrics; any thread) */
     long wakeups() {
         return 0;

@@ -26,7 +26,10 @@ final class TimerCounters {
     final LongAdder nonCancelOffers = new LongAdder();
     /** Successful cancels that sent no cancel command (a run claimed or in progress). */
     final LongAdder cancelsWithoutOffer = new LongAdder();
-    /** Timers ended other than by cancel, when maxPending is unlimited: ran, failed, revoked, handed back. */
+    /**
+     * Timers ended other than by cancel, when maxPending is unlimited: ran, failed, revoked, handed back; but not the
+     * one-shots the own pool's workers ran, which each worker counts itself ({@link TaskDispatch#endedInPool}).
+     */
     private final LongAdder endedOtherwise = new LongAdder();
     private final LongAdder rejected = new LongAdder();
     /** Timers due now pushed straight to the pool (execute, submit, a delay of zero or less); any thread. */
@@ -101,7 +104,7 @@ final class TimerCounters {
                           TimerMetrics.Lateness lateness) {
         long cancelled = cancels.producerIndex();
         cancelled += cancelsWithoutOffer.sum() - nonCancelOffers.sum();
-        long ended = endedOtherwise.sum();
+        long ended = endedOtherwise.sum() + dispatch.endedInPool();
         long notNew = resubmitted.sum() + revokedAccepts.sum() + moves.sum();
         long scheduled = starts.producerIndex() - notNew;
         long revokedNow = this.revokedNow.sum();

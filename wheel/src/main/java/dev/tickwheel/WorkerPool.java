@@ -107,6 +107,7 @@ final class WorkerPool extends TaskDispatch {
     private static final VarHandle STARTING;
     private static final VarHandle AWAKE;
     private static final VarHandle IN_TASK;
+    private static final VarHandle ENDED;
     private static final VarHandle STANDBY_SLOT;
 
     static {
@@ -117,6 +118,7 @@ final class WorkerPool extends TaskDispatch {
             STARTING = lookup.findVarHandle(WorkerPool.class, "starting", int.class);
             AWAKE = lookup.findVarHandle(WorkerPool.class, "awake", int.class);
             IN_TASK = lookup.findVarHandle(Worker.class, "inTask", boolean.class);
+            ENDED = lookup.findVarHandle(Worker.class, "ended", long.class);
             STANDBY_SLOT = lookup.findVarHandle(WorkerPool.class, "standby", int.class);
         } catch (ReflectiveOperationException e) {
             throw new ExceptionInInitializerError(e);
@@ -280,6 +282,13 @@ final class WorkerPool extends TaskDispatch {
          * tick twice, but waits for the next plan.
          */
         long servedTick = NO_READY;
+        /**
+         * One-shot timers this worker ran to their end, counted here instead of in the timer's shared adder (see
+         * {@code CommandPort.onEndedInPool}). Written by the worker only (a release store after the run: the end it
+         * counts comes before it); read by metrics (acquire), which sums every started worker's. A worker's slot is
+         * never reused, so a worker that exited keeps its count.
+         */
+        long ended;
 
         Worker(WorkerPool pool, int id) {
             this.pool = pool;
@@ -597,7 +606,9 @@ final class WorkerPool extends TaskDispatch {
         try {
             for (ScheduledTimer<?> t; (t = take(w)) != null; ) {
                 IN_TASK.setOpaque(w, true);
-                runTask(t);
+                if (runTask(t)) {
+                    ENDED.setRelease(w, w.ended + 1);
+                }
                 IN_TASK.setOpaque(w, false);
             }
         } finally {
@@ -867,8 +878,12 @@ final class WorkerPool extends TaskDispatch {
         }
     }
 
-    /** As the JDK's pool: a stopping pool runs a task with its thread interrupted, a running one without. */
-    private void runTask(ScheduledTimer<?> t) {
+    /**
+     * As the JDK's pool: a stopping pool runs a task with its thread interrupted, a running one without.
+     *
+     * @return whether the run ended the timer and left its end for this worker to count
+     */
+    private boolean runTask(ScheduledTimer<?> t) {
         Thread me = Thread.currentThread();
         if (stop) {
             if (!me.isInterrupted()) {
@@ -880,7 +895,7 @@ final class WorkerPool extends TaskDispatch {
             me.interrupt();
         }
         try {
-            t.runHandedOff();
+            return t.runHandedOff();
         } catch (Throwable e) {
             // run() keeps a task's exception in its future; what escapes anyway must not kill the worker
             Thread.UncaughtExceptionHandler h = me.getUncaughtExceptionHandler();
@@ -891,6 +906,7 @@ final class WorkerPool extends TaskDispatch {
                     // a failing handler must not kill the worker either
                 }
             }
+            return false;
         }
     }
 
@@ -967,6 +983,17 @@ final class WorkerPool extends TaskDispatch {
     @Override
     long wakeups() {
         return unparks.sum();
+    }
+
+    @Override
+    long endedInPool() {
+        long sum = 0;
+        for (Worker w : workers) { // every slot: a worker may count before its starter publishes started
+            if (w != null) {
+                sum += (long) ENDED.getAcquire(w);
+            }
+        }
+        return sum;
     }
 
     @Override

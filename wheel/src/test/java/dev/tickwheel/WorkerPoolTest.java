@@ -65,6 +65,64 @@ class WorkerPoolTest {
     }
 
     /**
+     * Each end is counted once: a one-shot the pool runs to its end (completed or failed) is counted by the worker
+     * that ran it, in a field of its own, when the timer has no pending limit, and by the shared counter under a
+     * limit. Both ways, after a burst of timers due now and due soon (a tenth of them throwing) and a hundred
+     * cancels, {@code pending()} comes back to exactly zero: an end counted twice would take it below, one lost
+     * would keep it above.
+     */
+    @Test
+    void everyRunTheWorkersEndIsCountedOnceWithAndWithoutAPendingLimit() throws Exception {
+        for (long limit : new long[] {Long.MAX_VALUE, 1_000_000}) {
+            FaultThreads threads = new FaultThreads("pool-count");
+            int n = 6_000;
+            int cancels = 100;
+            CountDownLatch all = new CountDownLatch(n);
+            WheelTimer.Builder b = WheelTimer.builder().threadFactory(threads).workerThreads(3);
+            if (limit != Long.MAX_VALUE) {
+                b.maxPending(limit);
+            }
+            try (WheelTimer timer = b.build()) {
+                List<ScheduledFuture<?>> failed = new ArrayList<>();
+                for (int i = 0; i < n; i++) {
+                    boolean fails = i % 10 == 0;
+                    Runnable task = () -> {
+                        all.countDown();
+                        if (fails) {
+                            throw new IllegalStateException("a task that fails");
+                        }
+                    };
+                    if (i % 2 == 0) {
+                        ScheduledFuture<?> f = timer.schedule(task, i % 3, TimeUnit.MILLISECONDS);
+                        if (fails) {
+                            failed.add(f);
+                        }
+                    } else {
+                        timer.execute(task); // due now: straight to the pool
+                    }
+                }
+                for (int i = 0; i < cancels; i++) {
+                    assertTrue(timer.schedule(() -> { }, 1, TimeUnit.HOURS).cancel(false));
+                }
+                assertTrue(all.await(30, TimeUnit.SECONDS), "every timer ran");
+                awaitCondition("pending back to zero (limit " + limit + "): " + timer.metrics(),
+                        () -> timer.metrics().pending() == 0);
+                TimerMetrics m = timer.metrics();
+                assertEquals(n + cancels, m.scheduled(), "limit " + limit);
+                assertEquals(n, m.fired(), "limit " + limit);
+                assertEquals(cancels, m.cancelled(), "limit " + limit);
+                for (ScheduledFuture<?> f : failed) {
+                    assertTrue(f.isDone() && !f.isCancelled(), "a failed run ended its timer");
+                }
+                timer.shutdown();
+                assertTrue(timer.awaitTermination(30, TimeUnit.SECONDS));
+                assertEquals(0, timer.metrics().pending(), "limit " + limit + ", after termination");
+            }
+            assertTrue(threads.uncaught.isEmpty(), () -> "nothing escaped: " + threads.uncaught);
+        }
+    }
+
+    /**
      * Workers start on demand, one more when every started worker is busy: tasks that block take one worker each
      * until the pool is full, and the rest wait in the queue until a worker is free. (A hand-off that comes while
      * the only worker is between the end of one task and its next look may also start one: the pool counts a
