@@ -12,13 +12,14 @@ import java.util.Map;
  * Scenario 8, issue 23's firing path, each configuration in a child JVM: the expiry shot by {@link FiringShots}
  * (its fire rate and its lag, Tickwheel's default builder against Netty 1 ms), the worker sweep (the same shot
  * with 1 to 32 workers, each size run in interleaved rounds, and the spread of their medians), and the 1,000-step {@code CompletableFuture} chain by
- * {@link AsyncChain} on Tickwheel's default pool and on the JDK's executor of the same size.
+ * {@link AsyncChain} on Tickwheel's default pool and on the JDK's executor of the same size, each in several child
+ * JVMs interleaved with the other's (the row is the median of their medians; each JVM's is printed in a note).
  */
 final class FiringScenario extends Scenario {
     FiringScenario() {
         super(8, "8 firing path (expiry lag, worker sweep, async chain)",
                 s -> s.firingPeers.size() * s.firingProducers.split(",").length
-                        + s.sweepWorkers.split(",").length * s.sweepRounds + 2);
+                        + s.sweepWorkers.split(",").length * s.sweepRounds + 2 * s.chainRounds);
     }
 
     @Override
@@ -79,10 +80,26 @@ final class FiringScenario extends Scenario {
         }
         results.note(String.format("worker sweep, each size's runs (ms): %s; the widest spread of one size's own runs:"
                 + " %.2fx", runs, noise));
-        String chain = "1,000-step CompletableFuture async chain, median of " + s.chainRuns + " (STPE of the same"
-                + " size)";
-        results.row(Metric.CHAIN, chain).put(Peer.TICKWHEEL, chainMs(s, "TICKWHEEL"));
-        results.row(Metric.CHAIN, chain).put(Peer.JDK_STPE, chainMs(s, "JDK_STPE_N"));
+        String[] executors = {"TICKWHEEL", "JDK_STPE_N"};
+        double[][] chains = new double[executors.length][s.chainRounds];
+        for (int r = 0; r < s.chainRounds; r++) {
+            for (int k = 0; k < executors.length; k++) {
+                int e = r % 2 == 0 ? k : executors.length - 1 - k; // alternate which executor goes first
+                chains[e][r] = chainMs(s, executors[e]);
+            }
+        }
+        String chain = "1,000-step CompletableFuture async chain, median of " + s.chainRounds + " JVMs' medians of "
+                + s.chainRuns + " chains (STPE of the same size)";
+        results.row(Metric.CHAIN, chain).put(Peer.TICKWHEEL, FiringShots.median(chains[0]));
+        results.row(Metric.CHAIN, chain).put(Peer.JDK_STPE, FiringShots.median(chains[1]));
+        StringBuilder each = new StringBuilder();
+        for (int e = 0; e < executors.length; e++) {
+            each.append(e == 0 ? "Tickwheel " : "; STPE ");
+            for (int r = 0; r < s.chainRounds; r++) {
+                each.append(r == 0 ? "" : " / ").append(String.format("%.3f", chains[e][r]));
+            }
+        }
+        results.note("async chain, each JVM's median (ms, interleaved): " + each);
     }
 
     private static Map<String, String> shot(Settings s, Peer peer, int workers, String producers) {

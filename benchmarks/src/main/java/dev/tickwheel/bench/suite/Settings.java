@@ -62,6 +62,13 @@ public final class Settings {
     int firingShots;
     int chainWarmup;
     int chainRuns;
+    /**
+     * How many child JVMs run the async chain per executor, interleaved with the other executor's (Tickwheel, STPE,
+     * STPE, Tickwheel, ...). The chain's median is multimodal from one JVM to the next on two cores, for both pools
+     * (each step finds the other worker spinning, or wakes it): in one full suite a single JVM read 2.35 ms where
+     * eight standalone ones read 0.24-1.00. The row is the median of the JVMs' medians, each listed beside it.
+     */
+    int chainRounds;
 
     /** Listed peers this JVM cannot run (the ForkJoinPool peers before JDK 25), in {@link Peer} order. */
     final Set<Peer> skipped = new TreeSet<>();
@@ -114,11 +121,12 @@ public final class Settings {
         firingPeers = peers(List.of(Peer.TICKWHEEL, Peer.NETTY_1MS));
         firingProducers = full ? "1,2" : "1";
         sweepWorkers = "1,2,4,8,16,32";
-        sweepRounds = full ? 3 : 2;
+        sweepRounds = full ? 5 : 2;
         firingWarmup = full ? 5 : 2;
         firingShots = full ? 7 : 3;
         chainWarmup = 200;
         chainRuns = full ? 41 : 21;
+        chainRounds = full ? 5 : 3;
     }
 
     /**
