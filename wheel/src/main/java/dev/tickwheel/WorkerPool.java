@@ -604,12 +604,8 @@ final class WorkerPool extends TaskDispatch {
     private void work(Worker w) {
         CURRENT.set(this);
         try {
-            for (ScheduledTimer<?> t; (t = take(w)) != null; ) {
-                IN_TASK.setOpaque(w, true);
-                if (runTask(t)) {
-                    ENDED.setRelease(w, w.ended + 1);
-                }
-                IN_TASK.setOpaque(w, false);
+            while (runSome(w)) {
+                // each call returns after RUNS_PER_CALL runs: see runSome
             }
         } finally {
             w.state = EXITED;
@@ -617,6 +613,37 @@ final class WorkerPool extends TaskDispatch {
             AWAKE.getAndAdd(this, -1);
             workerGone();
         }
+    }
+
+    /**
+     * Runs in one call of {@link #runSome}. The worker's loop is this method, entered again every so many runs,
+     * rather than one loop that never returns: compiled code replaces a running loop only by on-stack replacement,
+     * and once the JIT throws that code away (a path first taken late, such as a stand-by), the loop runs in the
+     * interpreter until a new replacement is compiled, each run crossing into compiled code through adapters and
+     * running its VarHandle accesses interpreted (in one profiled expiry shot a worker's samples sat in those adapters
+     * and the pool spent 544 ns a fire against about 200). A method that returns is entered again in its recompiled
+     * form, whatever becomes of on-stack replacement.
+     */
+    static final int RUNS_PER_CALL = 256;
+
+    /**
+     * Takes and runs up to {@link #RUNS_PER_CALL} timers.
+     *
+     * @return false once the pool is shut down and the queue is empty (the worker exits)
+     */
+    private boolean runSome(Worker w) {
+        for (int i = 0; i < RUNS_PER_CALL; i++) {
+            ScheduledTimer<?> t = take(w);
+            if (t == null) {
+                return false;
+            }
+            IN_TASK.setOpaque(w, true);
+            if (runTask(t)) {
+                ENDED.setRelease(w, w.ended + 1);
+            }
+            IN_TASK.setOpaque(w, false);
+        }
+        return true;
     }
 
     /** @return the next timer to run, or null once the pool is shut down and the queue is empty */
