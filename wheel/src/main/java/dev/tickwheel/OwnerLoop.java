@@ -66,7 +66,10 @@ final class OwnerLoop implements WorkerPool.StandbyHost {
     private final TimingWheel<ScheduledTimer<?>> wheel;
     /** Timers due now, collected during a step and dispatched at its end, outside the wheel's advance. */
     private final ScheduledTimer<?>[] due;
-    /** Owner only, plain: the sum {@link #fetchStates} leaves so that its loads are used. Never read. */
+    /**
+     * The sum {@link #fetchStates} leaves so that its loads are used; never read. Plain: written by whoever steps the
+     * loop (the owner, or a standing-by worker), under the step token, as the due buffer.
+     */
     private int fetchedPhases;
     private final int batch;
     private final Runnable stepHook;

@@ -616,9 +616,9 @@ final class WorkerPool extends TaskDispatch {
     }
 
     /**
-     * Runs in one call of {@link #runSome}. The worker's loop is this method, entered again every so many runs,
+     * Runs in one call of {@link #runSome}. The worker's loop is that method, entered again every so many runs,
      * rather than one loop that never returns: compiled code replaces a running loop only by on-stack replacement,
-     * and once the JIT throws that code away (a path first taken late, such as a stand-by), the loop runs in the
+     * and once the JIT throws that code away (for example when a path is first taken late), the loop runs in the
      * interpreter until a new replacement is compiled, each run crossing into compiled code through adapters and
      * running its VarHandle accesses interpreted (in one profiled expiry shot a worker's samples sat in those adapters
      * and the pool spent 544 ns a fire against about 200). A method that returns is entered again in its recompiled
@@ -1015,7 +1015,9 @@ final class WorkerPool extends TaskDispatch {
     @Override
     long endedInPool() {
         long sum = 0;
-        for (Worker w : workers) { // every slot: a worker may count before its starter publishes started
+        // Every slot: a worker may count before its starter publishes started. A slot read (plain) before its store
+        // holds no count yet, or a count this read misses: the sum only reads low, so pending only reads high.
+        for (Worker w : workers) {
             if (w != null) {
                 sum += (long) ENDED.getAcquire(w);
             }
