@@ -472,8 +472,9 @@ public final class WheelTimer extends CommandPort implements ScheduledExecutorSe
         }
 
         /**
-         * The wheel's bits per level (see {@link TimingWheel}). By default levels of 6 bits, as many as the tick
-         * needs to hold any delay up to {@code Long.MAX_VALUE} nanoseconds; {@link #build()} rejects fewer bits.
+         * The wheel's bits per level (see {@link TimingWheel}). By default two levels of 9 bits, then levels of 6, as
+         * many as the tick needs to hold any delay up to {@code Long.MAX_VALUE} nanoseconds (a timer due within 2^18
+         * ticks then comes down the levels at most once); {@link #build()} rejects fewer bits.
          *
          * @param bits bits per level, lowest level first
          * @return this builder

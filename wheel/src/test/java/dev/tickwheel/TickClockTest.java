@@ -69,13 +69,15 @@ class TickClockTest {
             int[] bits = TickClock.levelBitsFor(tick, null);
             int sum = 0;
             for (int b : bits) {
-                assertTrue(b >= 1 && b <= 6, "tick " + tick);
+                assertTrue(b >= 1 && b <= 9, "tick " + tick);
                 sum += b;
             }
             assertEquals(needed, sum, "tick " + tick);
         }
-        assertArrayEquals(new int[] {6, 6, 6, 6, 6, 6, 6}, TickClock.defaultLevelBits(42));
-        assertArrayEquals(new int[] {6, 6, 1}, TickClock.defaultLevelBits(13));
+        assertArrayEquals(new int[] {9, 9, 6, 6, 6, 6}, TickClock.defaultLevelBits(42));
+        assertArrayEquals(new int[] {9, 9, 6, 6, 6, 6, 6, 2}, TickClock.defaultLevelBits(50));
+        assertArrayEquals(new int[] {9, 4}, TickClock.defaultLevelBits(13));
+        assertArrayEquals(new int[] {5}, TickClock.defaultLevelBits(5));
     }
 
     @Test

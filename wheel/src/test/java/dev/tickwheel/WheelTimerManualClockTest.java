@@ -57,7 +57,7 @@ class WheelTimerManualClockTest {
     // ==========================================================================================================
     // Never early, at every level boundary
 
-    /** Delays, in nanoseconds, that sit on and next to the wheel's level boundaries (6 bits a level), and beyond. */
+    /** Delays, in nanoseconds, that sit on and next to every power of two of ticks (so on every level boundary, whatever the levels), and beyond. */
     static long[] boundaryDelays() {
         List<Long> ticks = new ArrayList<>(List.of(1L, 2L, 3L, 63L, 64L, 65L, 127L, 128L, 129L, 4095L, 4096L, 4097L,
                 262_143L, 262_144L, 262_145L));

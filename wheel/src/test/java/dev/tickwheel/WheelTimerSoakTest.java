@@ -151,8 +151,8 @@ class WheelTimerSoakTest {
      * <ul>
      *   <li>{@value #PRODUCERS} producers start one-shot timers at {@code tickwheel.soak.rate} per second in all,
      *   through both schedule overloads and submit, in every TimeUnit, with delays across every wheel level:
-     *   Long.MIN_VALUE, negative and zero (now), sub-tick (1 ns - 1 ms), then each level of the default 6-bit
-     *   levels at a 1 ms tick (up to 64 ms, 4 s, 4.5 min, 4.8 h, 12 days, 60 days) and "never" (100 years to
+     *   Long.MIN_VALUE, negative and zero (now), sub-tick (1 ns - 1 ms), then each level of the default levels
+     *   (9, 9, then 6 bits) at a 1 ms tick (up to 512 ms, 4.4 min, 4.7 h, 12 days, then 60 days) and "never" (100 years to
      *   Long.MAX_VALUE); the far and never ones live in bounded rings and are cancelled by their producer when
      *   the ring comes round, so the live set stays bounded;</li>
      *   <li>they also keep 16 periodic timers each (fixed delay at 1-50 ms, fixed rate at 30 min - 6 h), replacing
@@ -437,17 +437,15 @@ class WheelTimerSoakTest {
                 if (kind < 200) {
                     nanos = 1 + random.nextLong(MS - 1);                 // sub-tick
                 } else if (kind < 450) {
-                    nanos = logUniform(MS, 64 * MS);                     // level 0
+                    nanos = logUniform(MS, 512 * MS);                    // level 0
                 } else if (kind < 600) {
-                    nanos = logUniform(64 * MS, 4_096 * MS);             // level 1
+                    nanos = logUniform(512 * MS, 262_144 * MS);          // level 1
                 } else if (kind < 750) {
-                    nanos = logUniform(4_096 * MS, 262_144 * MS);        // level 2
-                } else if (kind < 880) {
-                    nanos = logUniform(262_144 * MS, 16_777_216 * MS);   // level 3
+                    nanos = logUniform(262_144 * MS, 16_777_216 * MS);   // level 2
                 } else if (kind < 970) {
-                    nanos = logUniform(16_777_216 * MS, 1_073_741_824 * MS); // level 4
+                    nanos = logUniform(16_777_216 * MS, 1_073_741_824 * MS); // level 3
                 } else {
-                    nanos = logUniform(1_073_741_824 * MS, 60 * DAY);   // level 5
+                    nanos = logUniform(1_073_741_824 * MS, 60 * DAY);   // level 4
                 }
                 unit = UNITS[random.nextInt(UNITS.length)];
                 while (unit.convert(nanos, TimeUnit.NANOSECONDS) == 0) {

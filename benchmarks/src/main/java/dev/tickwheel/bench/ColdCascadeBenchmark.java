@@ -11,6 +11,7 @@ import org.openjdk.jmh.annotations.Level;
 import org.openjdk.jmh.annotations.Measurement;
 import org.openjdk.jmh.annotations.Mode;
 import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Param;
 import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
@@ -48,11 +49,19 @@ public class ColdCascadeBenchmark {
     private long expired;
     private final Consumer<Node> onExpiry = n -> expired++;
     private TimingWheel<Node> wheel;
+    /** The wheel's level bits, colon-separated (JMH splits parameters at commas); "6:6:6:6:6:6:6:6" is the timer's default at any tick. */
+    @Param({"6:6:6:6:6:6:6:6"})
+    public String levelBits;
     private long sink;
 
     @Setup(Level.Invocation)
     public void fill() {
-        wheel = new TimingWheel<>(); // six-bit levels, as the timer's
+        String[] parts = levelBits.split(":");
+        int[] bits = new int[parts.length];
+        for (int i = 0; i < bits.length; i++) {
+            bits[i] = Integer.parseInt(parts[i].trim());
+        }
+        wheel = new TimingWheel<>(bits);
         for (int i = 0; i < NODES; i++) {
             wheel.add(new Node(), 1 + random.nextInt(WINDOW));
         }
