@@ -4,25 +4,38 @@ import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 
 /**
- * The pool's queue of timers handed off to run: FIFO, many producers, consumers one at a time, linked through the
- * timers themselves (their wheel node's {@code next} field, which is free while a timer is handed off), so a
- * hand-off allocates nothing and a whole batch costs what one timer costs.
+ * The pool's queue of timers handed off to run: FIFO, many producers, consumers one at a time. Its nodes are timers
+ * (a task due now, or a step's lone due timer), linked through the timers themselves (their wheel node's
+ * {@code next} field, which is free while a timer is handed off), and {@link HandOffBatch}es: arrays of up to 64 of
+ * a step's due timers, which the owner fills and reuses, handed out one timer at a time. A hand-off allocates nothing
+ * in the steady state, and a step's whole chain costs what one timer costs.
  *
  * <h2>Why not a JCTools queue</h2>
  * JCTools' queues are arrays of references: handing off a batch of k timers stores k slots (and, in its MPMC
  * queues, claims k indexes), and every consumer claims its element with an atomic on an index the producers' lines
- * sit beside. Linked through the timers, the owner chains a step's due timers with plain stores into the timers
- * themselves (lines it has just written anyway) and publishes the chain with one atomic swap of {@link #tail} and
- * one release store: O(1) shared writes per batch, whatever its size. JCTools' own linked queues allocate a node
- * per element; none links intrusively.
+ * sit beside. Here the owner stores a step's due timers into batches it owns (plain stores into lines no other
+ * thread writes until the push) and publishes the step's chain of batches with one atomic swap of {@link #tail} and
+ * one release store: O(1) shared writes per step, whatever its size. JCTools' own linked queues allocate a node per
+ * element.
+ *
+ * <h2>Why batches, not only a chain through the timers</h2>
+ * A consumer's first touch of a handed-off timer waits for the timer's line to come from the owner's core. In a chain
+ * through the timers each timer's address is read from the one before, so those waits came one per take, each
+ * behind the take's CAS (a full fence). In a batch the addresses sit side by side: the consumer that claims the
+ * first of each group of {@link #TOUCH_AHEAD} loads the group's state words together and their waits overlap
+ * ({@link #touchAhead}; only when it also took the timer before, so that on many cores one worker does not pull in
+ * lines that others then take). A batch's timers are claimed in order, one per take, so a slow or blocked task holds
+ * only the timer its worker took: the rest of its batch stays at the queue's head for the next consumer.
  *
  * <h2>The algorithm</h2>
  * Dmitry Vyukov's intrusive MPSC queue, with a stub node: a producer clears the last node's link, swaps
  * {@link #tail} to it (getAndSet), then stores the old tail's {@code next} (release). The consumer follows
  * {@code next} from {@link #head}; when it would take the last node it first pushes the stub behind it, so the queue
  * never holds a reference to a node it has handed out (a periodic timer goes back into the wheel after its run, which
- * rewrites {@code next}). Between a producer's swap and its link the queue is briefly cut: {@link #poll} answers
- * {@link #RETRY}, never "empty", while that is so.
+ * rewrites {@code next}; an emptied batch goes back to the owner, which refills it). A batch leaves the queue only
+ * when its last timer is claimed, by the consumer that claims it, which only then gives the batch back (jcstress:
+ * BatchRecycleVsRefill; BrokenBatchRecycleVsRefill gives it back first, and loses timers). Between a producer's
+ * swap and its link the queue is briefly cut: {@link #poll} answers {@link #RETRY}, never "empty", while that is so.
  *
  * <p>Consumers take turns through {@link #takeLock} (a CAS to acquire, a release store to let go), which is what
  * makes the single-consumer algorithm safe for the pool's workers and its hand-back: each consumer's plain accesses
@@ -38,8 +51,9 @@ import java.lang.invoke.VarHandle;
  * (an atomic on the idle stack), then calls {@code isEmpty}; a producer swaps the tail, then reads the idle stack:
  * one of the two sees the other, or an awake consumer takes the push (jcstress: HandOffVsPark).
  *
- * <p>Fields are padded apart: {@link #tail} is written by the producers, {@link #head} and {@link #takeLock} by the
- * consumers.
+ * <p>Fields are padded apart: {@link #tail} is written by the producers, {@link #head}, {@link #takeLock} and the
+ * count of timers handed out by the consumers (who also push emptied batches onto the free list, once per batch,
+ * which the owner empties in one getAndSet when it runs out).
  */
 final class HandOffQueue extends HandOffQueuePad2 {
 
@@ -81,7 +95,7 @@ final class HandOffQueue extends HandOffQueuePad2 {
             return RETRY;
         }
         try {
-            return pollLocked();
+            return pollLocked(false);
         } finally {
             TAKE_LOCK.setRelease(this, 0);
         }
@@ -112,22 +126,70 @@ final class HandOffQueue extends HandOffQueuePad2 {
      * turn is for. Never called by the library.
      */
     TimingWheel.Node pollWithoutTurn() {
-        return pollLocked();
+        return pollLocked(false);
     }
 
-    /** Vyukov's pop, under the consumers' turn. */
-    private TimingWheel.Node pollLocked() {
+    /**
+     * jcstress only ({@code BrokenBatchRecycleVsRefill}): under the turn, but an emptied batch goes back to the owner
+     * before its node leaves the queue, to show why {@link #pollLocked} takes the node out first. Never called by the
+     * library.
+     */
+    TimingWheel.Node pollRecyclingFirst() {
+        if (takeLock != 0 || !TAKE_LOCK.compareAndSet(this, 0, 1)) {
+            return RETRY;
+        }
+        try {
+            return pollLocked(true);
+        } finally {
+            TAKE_LOCK.setRelease(this, 0);
+        }
+    }
+
+    /**
+     * Vyukov's pop, under the consumers' turn, handing out a batch's timers one at a time: a batch at the head stays
+     * there until its last timer is claimed, and only then is its node taken out, as a single timer's is (so
+     * {@link #isEmpty} reads non-empty while any of its timers is left).
+     */
+    private TimingWheel.Node pollLocked(boolean recycleFirst) {
         TimingWheel.Node h = head;
-        TimingWheel.Node n = (TimingWheel.Node) NEXT.getAcquire(h);
         if (h == stub) {
+            TimingWheel.Node n = (TimingWheel.Node) NEXT.getAcquire(h);
             if (n == null) {
                 return tail == stub ? null : RETRY; // empty, or a push behind the stub not yet linked
             }
             HEAD.setRelease(this, n); // off the stub: isEmpty now reads non-empty until the last node is taken
             stub.next = null; // its link was seen; nobody writes it until the stub is pushed again (which clears it)
             h = n;
-            n = (TimingWheel.Node) NEXT.getAcquire(h);
         }
+        if (!(h instanceof HandOffBatch)) {
+            TimingWheel.Node t = takeNode(h);
+            if (t != RETRY) {
+                TAKEN.setOpaque(this, taken + 1);
+            }
+            return t;
+        }
+        HandOffBatch b = (HandOffBatch) h;
+        int j = b.claimed;
+        if (j + 1 < b.count) {
+            return claim(b, j); // more left: the batch stays at the head
+        }
+        if (recycleFirst) {
+            TimingWheel.Node last = claim(b, j); // BROKEN (jcstress only): back to the owner while still queued
+            recycle(b);
+            takeNode(h);
+            return last;
+        }
+        if (takeNode(h) == RETRY) {
+            return RETRY; // its last timer is claimed only once the node can leave (nothing claimed yet)
+        }
+        TimingWheel.Node last = claim(b, j);
+        recycle(b); // after the take: the queue holds no reference to it, and no consumer will read it again
+        return last;
+    }
+
+    /** Takes the head node {@code h} (not the stub) out of the queue; RETRY while a producer's link is missing. */
+    private TimingWheel.Node takeNode(TimingWheel.Node h) {
+        TimingWheel.Node n = (TimingWheel.Node) NEXT.getAcquire(h);
         if (n != null) {
             return take(h, n);
         }
@@ -143,6 +205,76 @@ final class HandOffQueue extends HandOffQueuePad2 {
         HEAD.setRelease(this, following);
         h.next = null; // plain: nobody else reads h's link any more (its successor was linked before we saw it)
         return h;
+    }
+
+    /** Timers of a batch whose lines {@link #touchAhead} loads together: at most a core's misses in flight. */
+    static final int TOUCH_AHEAD = 8;
+
+    /** Under the turn: hands out the batch's timer {@code j} and clears its slot. */
+    private TimingWheel.Node claim(HandOffBatch b, int j) {
+        TimingWheel.Node t = b.items[j];
+        b.items[j] = null;
+        b.claimed = j + 1;
+        TAKEN.setOpaque(this, taken + 1);
+        Thread me = Thread.currentThread();
+        if ((j & (TOUCH_AHEAD - 1)) == 0 && (j == 0 || b.lastTaker == me)) {
+            touchAhead(b, j + 1);
+        }
+        b.lastTaker = me;
+        return t;
+    }
+
+    /**
+     * Loads the state words of the batch's timers {@code from} .. the end of the group, one after another with
+     * nothing between them: their addresses come from the array, not from each other, so the waits for their lines
+     * from the owner's core overlap instead of coming one per take (each take's CAS on the turn, a full fence, used
+     * to wait for the one miss before it). Volatile loads, which the compiler keeps; summed into a plain field only
+     * so that no load is dead.
+     */
+    private void touchAhead(HandOffBatch b, int from) {
+        int end = Math.min(from + TOUCH_AHEAD - 1, b.count);
+        int sum = 0;
+        for (int k = from; k < end; k++) {
+            TimingWheel.Node t = b.items[k];
+            if (t instanceof ScheduledTimer) {
+                sum += ((ScheduledTimer<?>) t).phase();
+            }
+        }
+        touched = sum;
+    }
+
+    /**
+     * The consumer that took an emptied batch's node out: resets it and, if it is one of the pooled ones, gives it
+     * back to the owner (a CAS onto the free list: release; the owner's {@link #takeFreeBatches} acquires).
+     */
+    void recycle(HandOffBatch b) {
+        b.count = 0;
+        b.claimed = 0;
+        b.lastTaker = null;
+        if (!b.pooled) {
+            return; // made beyond the pool's bound during a burst: left to the garbage collector
+        }
+        for (;;) {
+            HandOffBatch top = freeBatches;
+            b.freeNext = top;
+            if (FREE.compareAndSet(this, top, b)) {
+                return;
+            }
+        }
+    }
+
+    /** The owner: takes every recycled batch at once (getAndSet: acquire), as a list through {@code freeNext}. */
+    HandOffBatch takeFreeBatches() {
+        return freeBatches == null ? null : (HandOffBatch) FREE.getAndSet(this, null);
+    }
+
+    /**
+     * Timers handed out so far (a batch's count once per timer claimed): the owner's watchdog reads it to see the
+     * queue move, where the head stays the same batch for many takes. Written opaque by the consumer holding the turn,
+     * read opaque: a count for a hint, ordering nothing.
+     */
+    long taken() {
+        return (long) TAKEN.getOpaque(this);
     }
 }
 
@@ -195,11 +327,16 @@ abstract class HandOffQueuePad1 extends HandOffQueueTailField {
 abstract class HandOffQueueConsumerFields extends HandOffQueuePad1 {
     static final VarHandle TAKE_LOCK;
     static final VarHandle HEAD;
+    static final VarHandle TAKEN;
+    static final VarHandle FREE;
 
     static {
         try {
             TAKE_LOCK = MethodHandles.lookup().findVarHandle(HandOffQueueConsumerFields.class, "takeLock", int.class);
             HEAD = MethodHandles.lookup().findVarHandle(HandOffQueueConsumerFields.class, "head", TimingWheel.Node.class);
+            TAKEN = MethodHandles.lookup().findVarHandle(HandOffQueueConsumerFields.class, "taken", long.class);
+            FREE = MethodHandles.lookup().findVarHandle(HandOffQueueConsumerFields.class, "freeBatches",
+                    HandOffBatch.class);
         } catch (ReflectiveOperationException e) {
             throw new ExceptionInInitializerError(e);
         }
@@ -218,6 +355,15 @@ abstract class HandOffQueueConsumerFields extends HandOffQueuePad1 {
     volatile TimingWheel.Node head;
     /** 1 while a consumer holds the turn. cas 0 -&gt; 1 to take it (acquire), release store of 0 to give it back. */
     volatile int takeLock;
+    /** Nodes and batch timers handed out: see {@link HandOffQueue#taken()}. Opaque stores under the turn. */
+    long taken;
+    /** {@link HandOffQueue#touchAhead}'s sum, so that its loads are used; never read. Plain, under the turn. */
+    int touched;
+    /**
+     * Emptied batches given back to the owner: a stack through {@code freeNext}. cas by the consumer that emptied one
+     * (push), getAndSet to null by the owner (takes them all); written once per batch of timers, not per timer.
+     */
+    volatile HandOffBatch freeBatches;
 
     HandOffQueueConsumerFields(TimingWheel.Node stub) {
         super(stub);

@@ -17,12 +17,18 @@ final class PoolOwnerSide extends PoolOwnerSideFields {
 
 /** The owner's fields, between the two paddings. */
 abstract class PoolOwnerSideFields extends PoolOwnerSidePad {
-    /** The current step's chain of due timers, linked through {@code next}, and its length. */
+    /** The current step's chain of full batches, linked through {@code next}, and its number of timers in all. */
     TimingWheel.Node first;
     TimingWheel.Node last;
     int count;
-    /** The watchdog's last look: the queue head it saw, and when. */
-    TimingWheel.Node watchedHead;
+    /** The batch being filled, not yet in the chain (null: none). */
+    HandOffBatch filling;
+    /** Recycled batches taken back from the queue's free list, through {@code freeNext}. */
+    HandOffBatch spare;
+    /** Batches made to be pooled (at most WorkerPool.POOLED_BATCHES). */
+    int pooledBatches;
+    /** The watchdog's last look: the queue's count of timers handed out, and when it saw it change. */
+    long watchedTaken = -1;
     long watchedSinceNanos;
 }
 

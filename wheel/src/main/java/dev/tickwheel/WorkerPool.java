@@ -12,8 +12,9 @@ import java.util.function.Consumer;
 
 /**
  * The timer's own pool, its default: a fixed number of workers, started on demand, taking handed-off timers from one
- * {@link HandOffQueue}. Two kinds of producer feed it: the owner thread, which hands off each step's due timers as
- * one chain (one atomic swap, one release store, at most one wake-up), and any thread that submits work due now
+ * {@link HandOffQueue}. Two kinds of producer feed it: the owner thread, which hands off each step's due timers in
+ * batches of up to 64, as one chain (one atomic swap, one release store, at most one wake-up), and any thread that
+ * submits work due now
  * ({@code execute}, {@code submit}, a delay of zero or less), which pushes its timer here directly, never through
  * the owner.
  *
@@ -69,10 +70,13 @@ import java.util.function.Consumer;
  * parks in the same way). jcstress: HandOffVsPark, HandOffVsSpinnerPark.
  *
  * <h2>Costs (the README's cost model counts them)</h2>
- * A hand-off of k due timers by the owner: k plain link stores into the timers, one getAndSet of the queue's tail,
- * one release store, volatile loads of {@code spinning} and {@code idle}, and at most one CAS + unpark. A task due
- * now: the same with k = 1, plus the counters' add. A take: one CAS and one release store on the consumers' turn,
- * volatile stores of the head, and the loads of the recruit check.
+ * A hand-off of k due timers by the owner: k plain reference stores into its batches (16 to a line; a lone due
+ * timer is pushed itself), one getAndSet of the queue's tail, one release store, volatile loads of {@code spinning}
+ * and {@code idle}, and at most one CAS + unpark; when its recycled batches run out, one getAndSet of the free list.
+ * A task due now: the same with k = 1, plus the counters' add. A take: one CAS and one release store on the
+ * consumers' turn, an opaque store of the count handed out, and the loads of the recruit check; once per batch a
+ * release store of the head and one CAS to give the batch back; once per group of eight, the group's state words
+ * loaded together.
  */
 final class WorkerPool extends TaskDispatch {
 
@@ -303,17 +307,58 @@ final class WorkerPool extends TaskDispatch {
 
     // ---- producers: the owner's batch, and work due now ----
 
-    /** Owner: appends a due timer to this step's chain (plain stores); {@link #afterBatch} hands the chain off. */
+    /**
+     * Batches kept for reuse: enough for {@code 1,024 x 64} timers handed off and not yet taken (about 300 KB, made
+     * only as a burst needs them: a timer whose pool keeps up holds one or two); a burst with more in flight makes
+     * the others as garbage, one per 64 timers, rather than keep them for good.
+     */
+    static final int POOLED_BATCHES = 1024;
+
+    /**
+     * Owner: adds a due timer to this step's batch (plain stores); a full batch joins the step's chain, and
+     * {@link #afterBatch} hands the chain off.
+     */
     @Override
     void dispatch(ScheduledTimer<?> t) {
         PoolOwnerSide o = own;
         o.count++;
-        if (o.first == null) {
-            o.first = t;
-        } else {
-            o.last.next = t;
+        HandOffBatch b = o.filling;
+        if (b == null) {
+            b = freshBatch(o);
+            o.filling = b;
         }
-        o.last = t;
+        b.items[b.count++] = t;
+        if (b.count == HandOffBatch.CAPACITY) {
+            chain(o, b);
+            o.filling = null;
+        }
+    }
+
+    /** Owner: an empty batch, recycled if one came back, else a new one (pooled while fewer than the bound). */
+    private HandOffBatch freshBatch(PoolOwnerSide o) {
+        HandOffBatch b = o.spare;
+        if (b == null) {
+            b = queue.takeFreeBatches();
+        }
+        if (b != null) {
+            o.spare = b.freeNext;
+            b.freeNext = null;
+            return b;
+        }
+        boolean pooled = o.pooledBatches < POOLED_BATCHES;
+        if (pooled) {
+            o.pooledBatches++;
+        }
+        return new HandOffBatch(pooled);
+    }
+
+    private static void chain(PoolOwnerSide o, TimingWheel.Node n) {
+        if (o.first == null) {
+            o.first = n;
+        } else {
+            o.last.next = n;
+        }
+        o.last = n;
     }
 
     /**
@@ -332,6 +377,19 @@ final class WorkerPool extends TaskDispatch {
     @Override
     void afterBatch(boolean stopping, boolean selfTaking) {
         PoolOwnerSide o = own;
+        HandOffBatch b = o.filling;
+        if (b != null) {
+            if (o.first == null && b.count == 1) {
+                // A lone due timer (an isolated fire, the latency path): pushed itself, as a task due now is; the
+                // batch stays for the next step.
+                chain(o, b.items[0]);
+                b.items[0] = null;
+                b.count = 0;
+            } else {
+                chain(o, b);
+                o.filling = null;
+            }
+        }
         TimingWheel.Node first = o.first;
         if (first != null) {
             TimingWheel.Node last = o.last;
@@ -460,26 +518,27 @@ final class WorkerPool extends TaskDispatch {
     }
 
     /**
-     * Owner, once a step: the watchdog. If work has waited in the queue with its head unchanged for
+     * Owner, once a step: the watchdog. If work has waited in the queue with nothing handed out for
      * {@link #STALL_NANOS} while no awake worker will come back by itself (each blocked in its task), or for
-     * {@link #RUNNABLE_STALL_NANOS} in any case, wake or start one more worker, past the cap. Reads the head once a
-     * step (a line the workers write per take); never spins on it.
+     * {@link #RUNNABLE_STALL_NANOS} in any case, wake or start one more worker, past the cap. Reads the queue's count
+     * of timers handed out ({@link HandOffQueue#taken()}, on the line the workers write per take) once a step; never
+     * spins on it.
      *
      * @return whether work is queued (the owner then parks at most {@link #STALL_NANOS}, to look again)
      */
     @Override
     boolean watch(long nowNanos) {
         if (queue.isEmpty()) {
-            own.watchedHead = null;
+            own.watchedTaken = -1;
             return false;
         }
         if (!canAddWorker()) {
-            own.watchedHead = null;
+            own.watchedTaken = -1;
             return false; // every worker is awake already: nothing to add; they come back to the queue themselves
         }
-        TimingWheel.Node h = queue.head;
-        if (h != own.watchedHead) {
-            own.watchedHead = h;
+        long taken = queue.taken();
+        if (taken != own.watchedTaken) {
+            own.watchedTaken = taken;
             own.watchedSinceNanos = nowNanos;
         } else {
             long stalled = nowNanos - own.watchedSinceNanos;
@@ -1036,6 +1095,11 @@ final class WorkerPool extends TaskDispatch {
     }
 
     // ---- test seams ----
+
+    /** @return batches made to be kept for reuse so far (tests; the owner's count, read by the test's thread) */
+    int pooledBatches() {
+        return own.pooledBatches;
+    }
 
     /** A worker with no thread, whose steps a test runs on its own threads (jcstress); unparking it is a no-op. */
     Worker detachedWorker() {

@@ -24,7 +24,8 @@ class PoolOwnerSideLayoutTest {
     void theOwnersFieldsHaveAWholeCacheLineOfPaddingOnEitherSide() {
         ClassLayout layout = layoutOf(PoolOwnerSide.class);
         long size = layout.instanceSize();
-        for (String name : List.of("first", "last", "count", "watchedHead", "watchedSinceNanos")) {
+        for (String name : List.of("first", "last", "count", "filling", "spare", "pooledBatches", "watchedTaken",
+                "watchedSinceNanos")) {
             FieldLayout field = layout.fields().stream().filter(f -> f.name().equals(name)).findFirst()
                     .orElseThrow(() -> new AssertionError("no field " + name + ":\n" + layout.toPrintable()));
             assertTrue(field.offset() >= LINE, name + " at offset " + field.offset() + ", within a line of the object's"
@@ -39,12 +40,12 @@ class PoolOwnerSideLayoutTest {
         ClassLayout layout = layoutOf(HandOffQueue.class);
         long size = layout.instanceSize();
         long tail = offset(layout, "tail");
-        for (String name : List.of("head", "takeLock")) {
+        for (String name : List.of("head", "takeLock", "taken", "freeBatches")) {
             long at = offset(layout, name);
             assertTrue(Math.abs(at - tail) >= LINE, name + " at " + at + " and the producers' tail at " + tail
                     + " share a line:\n" + layout.toPrintable());
         }
-        for (String name : List.of("tail", "head", "takeLock")) {
+        for (String name : List.of("tail", "head", "takeLock", "taken", "freeBatches")) {
             long at = offset(layout, name);
             assertTrue(at >= LINE && at + 4 + LINE <= size, name + " at offset " + at + " of " + size
                     + ", within a line of the object's start or end:\n" + layout.toPrintable());

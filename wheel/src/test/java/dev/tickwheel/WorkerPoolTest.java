@@ -509,4 +509,87 @@ class WorkerPoolTest {
         pool.pushIdle(pool.detachedWorker());
         return timer;
     }
+    /**
+     * A step's due timers go to the pool in batches of {@link HandOffBatch#CAPACITY}: handed out one at a time, in
+     * the order the step dispatched them (the wheel's order: equal deadlines in the order scheduled), each exactly
+     * once. An emptied batch goes back to the owner with every slot cleared (it keeps no run timer, nor its task,
+     * reachable), and the next step reuses those batches rather than make new ones.
+     */
+    @Test
+    void aStepsDueTimersAreHandedOutInOrderThroughBatchesThatAreReusedAndKeepNoReference() {
+        ManualTimeSource clock = new ManualTimeSource();
+        WheelTimer timer = WheelTimer.builder().timeSource(clock).tick(1, TimeUnit.MILLISECONDS).manualDrive()
+                .workerThreads(1).build();
+        WorkerPool pool = timer.pool();
+        pool.detachedWorker(); // the pool's only worker, awake as far as the pool knows: nothing is started
+        OwnerLoop loop = OwnerLoop.of(timer);
+        int n = 3 * HandOffBatch.CAPACITY + 5;
+        for (int round = 0; round < 2; round++) {
+            List<ScheduledFuture<?>> futures = new ArrayList<>();
+            for (int i = 0; i < n; i++) {
+                futures.add(timer.schedule(() -> { }, 1, TimeUnit.MILLISECONDS));
+            }
+            clock.advance(1, TimeUnit.MILLISECONDS);
+            loop.step(); // all due: one step hands them off, as four batches in one push
+            for (int i = 0; i < n; i++) {
+                TimingWheel.Node t = pool.queue.poll();
+                assertTrue(t == futures.get(i), "timer " + i + " of round " + round + " handed out in order");
+            }
+            assertTrue(pool.queue.poll() == null, "then the queue is empty");
+            assertTrue(pool.queue.isEmpty());
+            int recycled = 0;
+            for (HandOffBatch b = pool.queue.freeBatches; b != null; b = b.freeNext) {
+                recycled++;
+                assertEquals(0, b.count);
+                for (TimingWheel.Node item : b.items) {
+                    assertTrue(item == null, "a recycled batch keeps no timer");
+                }
+            }
+            assertEquals(4, recycled, "round " + round + ": every emptied batch came back");
+            assertEquals(4, pool.pooledBatches(), "round " + round + ": the second round made no new batch");
+        }
+        timer.shutdownNow();
+    }
+
+    /**
+     * The watchdog sees a batch move, not only the queue's head: here workers took the first two of four timers due
+     * together (and then blocked in them, as far as the pool knows), and the other two wait in the same batch, still
+     * the queue's head. A take from the batch is progress, so no worker is added for it; with the awake cap reached,
+     * the watchdog must wake the parked worker past the cap once nothing has been handed out for a stall, and that
+     * worker gets the two, in order.
+     */
+    @Test
+    void timersLeftInABatchBehindABlockedTaskGetAnotherWorkerFromTheWatchdog() {
+        ManualTimeSource clock = new ManualTimeSource();
+        int cap = Math.max(1, Runtime.getRuntime().availableProcessors() - 1);
+        WheelTimer timer = WheelTimer.builder().timeSource(clock).tick(1, TimeUnit.MILLISECONDS).manualDrive()
+                .workerThreads(cap + 1).build();
+        WorkerPool pool = timer.pool();
+        for (int i = 0; i < cap; i++) {
+            pool.detachedWorker(); // awake, blocked in a task as far as the pool knows (no thread: never runnable)
+        }
+        WorkerPool.Worker parked = pool.detachedWorker();
+        pool.pushIdle(parked);
+        OwnerLoop loop = OwnerLoop.of(timer);
+        List<ScheduledFuture<?>> futures = new ArrayList<>();
+        for (int i = 0; i < 4; i++) {
+            futures.add(timer.schedule(() -> { }, 1, TimeUnit.MILLISECONDS));
+        }
+        clock.advance(1, TimeUnit.MILLISECONDS);
+        loop.step(); // one batch of four; the cap holds the wake-up back
+        assertTrue(pool.queue.poll() == futures.get(0), "a worker took the first: the batch is now the queue's head");
+        loop.step(); // the watch looks at the queued batch
+        assertEquals(WorkerPool.PARKED, parked.state);
+        clock.advance(1, TimeUnit.MILLISECONDS); // past the stall, but the batch moves:
+        assertTrue(pool.queue.poll() == futures.get(1), "a worker took the second (and then blocked in it)");
+        loop.step(); // the head is still the same batch, yet a timer was handed out: no stall
+        assertEquals(WorkerPool.PARKED, parked.state, "a batch being taken is not a stalled queue");
+        clock.advance(1, TimeUnit.MILLISECONDS); // past the stall, nothing handed out since
+        loop.step();
+        assertEquals(WorkerPool.ACTIVE, parked.state, "the watchdog woke the parked worker for the batch's rest");
+        assertTrue(pool.queue.poll() == futures.get(2));
+        assertTrue(pool.queue.poll() == futures.get(3));
+        assertTrue(pool.queue.poll() == null);
+        timer.shutdownNow();
+    }
 }
