@@ -161,14 +161,22 @@ final class HandOffQueue extends HandOffQueuePad2 {
             stub.next = null; // its link was seen; nobody writes it until the stub is pushed again (which clears it)
             h = n;
         }
-        if (!(h instanceof HandOffBatch)) {
-            TimingWheel.Node t = takeNode(h);
-            if (t != RETRY) {
-                TAKEN.setOpaque(this, taken + 1);
-            }
-            return t;
+        if (h instanceof HandOffBatch) {
+            return pollBatch((HandOffBatch) h, recycleFirst);
         }
-        HandOffBatch b = (HandOffBatch) h;
+        TimingWheel.Node t = takeNode(h);
+        if (t != RETRY) {
+            TAKEN.setOpaque(this, taken + 1);
+        }
+        return t;
+    }
+
+    /**
+     * Under the turn, with the batch {@code b} at the head: its next timer. Out of {@link #pollLocked}, so that the
+     * path of a single timer (a task due now, an isolated fire) stays as small as it was for the compiler.
+     */
+    private TimingWheel.Node pollBatch(HandOffBatch b, boolean recycleFirst) {
+        TimingWheel.Node h = b;
         int j = b.claimed;
         if (j + 1 < b.count) {
             return claim(b, j); // more left: the batch stays at the head

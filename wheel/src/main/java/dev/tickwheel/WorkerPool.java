@@ -325,6 +325,10 @@ final class WorkerPool extends TaskDispatch {
         HandOffBatch b = o.filling;
         if (b == null) {
             b = freshBatch(o);
+            if (b == null) {
+                chain(o, t); // no memory for a batch: the timer joins the chain itself (its state is DISPATCHED)
+                return;
+            }
             o.filling = b;
         }
         b.items[b.count++] = t;
@@ -334,7 +338,11 @@ final class WorkerPool extends TaskDispatch {
         }
     }
 
-    /** Owner: an empty batch, recycled if one came back, else a new one (pooled while fewer than the bound). */
+    /**
+     * Owner: an empty batch, recycled if one came back, else a new one (pooled while fewer than the bound); null if
+     * the heap has no room for one. The timer being dispatched is DISPATCHED already, and only the pool's queue can
+     * end it now: it must reach the queue, batch or not, or it would never run nor be handed back.
+     */
     private HandOffBatch freshBatch(PoolOwnerSide o) {
         HandOffBatch b = o.spare;
         if (b == null) {
@@ -346,10 +354,16 @@ final class WorkerPool extends TaskDispatch {
             return b;
         }
         boolean pooled = o.pooledBatches < POOLED_BATCHES;
+        HandOffBatch fresh;
+        try {
+            fresh = new HandOffBatch(pooled);
+        } catch (OutOfMemoryError e) {
+            return null;
+        }
         if (pooled) {
             o.pooledBatches++;
         }
-        return new HandOffBatch(pooled);
+        return fresh;
     }
 
     private static void chain(PoolOwnerSide o, TimingWheel.Node n) {
