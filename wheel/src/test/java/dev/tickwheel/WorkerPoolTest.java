@@ -391,16 +391,11 @@ class WorkerPoolTest {
      */
     @Test
     void shutdownKeepsTheOwnersWatchdogUntilWorkHeldBackByTheCapHasAWorker() {
-        ManualTimeSource clock = new ManualTimeSource();
-        int cap = Math.max(1, Runtime.getRuntime().availableProcessors() - 1);
-        WheelTimer timer = WheelTimer.builder().timeSource(clock).tick(1, TimeUnit.MILLISECONDS).manualDrive()
-                .workerThreads(cap + 1).build();
-        WorkerPool pool = timer.pool();
-        for (int i = 0; i < cap; i++) {
-            pool.detachedWorker(); // awake, blocked in a task as far as the pool knows (no thread: never runnable)
-        }
-        WorkerPool.Worker parked = pool.detachedWorker();
-        pool.pushIdle(parked);
+        CappedPool capped = CappedPool.create();
+        ManualTimeSource clock = capped.clock();
+        WheelTimer timer = capped.timer();
+        WorkerPool pool = capped.pool();
+        WorkerPool.Worker parked = capped.parked();
         OwnerLoop loop = OwnerLoop.of(timer);
         loop.step();
 
@@ -560,16 +555,11 @@ class WorkerPoolTest {
      */
     @Test
     void timersLeftInABatchBehindABlockedTaskGetAnotherWorkerFromTheWatchdog() {
-        ManualTimeSource clock = new ManualTimeSource();
-        int cap = Math.max(1, Runtime.getRuntime().availableProcessors() - 1);
-        WheelTimer timer = WheelTimer.builder().timeSource(clock).tick(1, TimeUnit.MILLISECONDS).manualDrive()
-                .workerThreads(cap + 1).build();
-        WorkerPool pool = timer.pool();
-        for (int i = 0; i < cap; i++) {
-            pool.detachedWorker(); // awake, blocked in a task as far as the pool knows (no thread: never runnable)
-        }
-        WorkerPool.Worker parked = pool.detachedWorker();
-        pool.pushIdle(parked);
+        CappedPool capped = CappedPool.create();
+        ManualTimeSource clock = capped.clock();
+        WheelTimer timer = capped.timer();
+        WorkerPool pool = capped.pool();
+        WorkerPool.Worker parked = capped.parked();
         OwnerLoop loop = OwnerLoop.of(timer);
         List<ScheduledFuture<?>> futures = new ArrayList<>();
         for (int i = 0; i < 4; i++) {
@@ -591,5 +581,25 @@ class WorkerPoolTest {
         assertTrue(pool.queue.poll() == futures.get(3));
         assertTrue(pool.queue.poll() == null);
         timer.shutdownNow();
+    }
+    /**
+     * A manually driven timer (1 ms tick, a manual clock) whose pool has reached its awake cap: as many workers as
+     * the cap, awake and blocked in tasks as far as the pool knows (detached: no thread, so never runnable), and one
+     * more parked on the idle stack, which only the owner's watchdog may wake past the cap.
+     */
+    private record CappedPool(ManualTimeSource clock, WheelTimer timer, WorkerPool pool, WorkerPool.Worker parked) {
+        static CappedPool create() {
+            ManualTimeSource clock = new ManualTimeSource();
+            int cap = Math.max(1, Runtime.getRuntime().availableProcessors() - 1);
+            WheelTimer timer = WheelTimer.builder().timeSource(clock).tick(1, TimeUnit.MILLISECONDS).manualDrive()
+                    .workerThreads(cap + 1).build();
+            WorkerPool pool = timer.pool();
+            for (int i = 0; i < cap; i++) {
+                pool.detachedWorker();
+            }
+            WorkerPool.Worker parked = pool.detachedWorker();
+            pool.pushIdle(parked);
+            return new CappedPool(clock, timer, pool, parked);
+        }
     }
 }
