@@ -68,7 +68,8 @@ class StressSuiteTest {
             "dev.tickwheel.ShutdownVsPeriodicRunEnd",
             "dev.tickwheel.RescheduleVsShutdown",
             "dev.tickwheel.RescheduleVsShutdownNow",
-            "dev.tickwheel.CappedPushVsOwnerPark");
+            "dev.tickwheel.CappedPushVsOwnerPark",
+            "dev.tickwheel.BatchRecycleVsRefill");
 
     /** Deliberately broken variants: in the jar, never in the CI run. */
     static final Set<String> BROKEN_TESTS = Set.of("dev.tickwheel.BrokenCancelVsFire",
@@ -77,7 +78,8 @@ class StressSuiteTest {
             "dev.tickwheel.BrokenHandOffVsPark", "dev.tickwheel.BrokenHandOffVsSpinnerPark",
             "dev.tickwheel.BrokenHandOffVsCappedPark", "dev.tickwheel.BrokenCappedPushVsOwnerPark",
             "dev.tickwheel.BrokenTakeVsHandBack", "dev.tickwheel.BrokenExecuteVsShutdownNow",
-            "dev.tickwheel.BrokenShutdownVsPeriodicRunEnd", "dev.tickwheel.BrokenRescheduleVsShutdown");
+            "dev.tickwheel.BrokenShutdownVsPeriodicRunEnd", "dev.tickwheel.BrokenRescheduleVsShutdown",
+            "dev.tickwheel.BrokenBatchRecycleVsRefill");
 
     @Test
     void testListNamesEveryTestAndNothingElse() {
@@ -99,7 +101,8 @@ class StressSuiteTest {
     static final Set<String> FULL_TIER = Set.of("dev.tickwheel.HandOffVsPark", "dev.tickwheel.HandOffVsSpinnerPark",
             "dev.tickwheel.HandOffVsCappedPark", "dev.tickwheel.HandOffVsStandbyPark",
             "dev.tickwheel.ReadyAtVsStandbyArm", "dev.tickwheel.StandbyStepVsOwnerStep", "dev.tickwheel.TakeVsHandBack",
-            "dev.tickwheel.ExecuteVsShutdownNow", "dev.tickwheel.CappedPushVsOwnerPark");
+            "dev.tickwheel.ExecuteVsShutdownNow", "dev.tickwheel.CappedPushVsOwnerPark",
+            "dev.tickwheel.BatchRecycleVsRefill");
 
     @Test
     void ciTiersRunThePoolsRacesInFullAndEveryOtherRaceReduced() {
