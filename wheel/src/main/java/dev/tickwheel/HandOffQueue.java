@@ -22,7 +22,7 @@ import java.lang.invoke.VarHandle;
  * A consumer's first touch of a handed-off timer waits for the timer's line to come from the owner's core. In a chain
  * through the timers each timer's address is read from the one before, so those waits came one per take, each
  * behind the take's CAS (a full fence). In a batch the addresses sit side by side: the consumer that claims the
- * first of each group of {@link #TOUCH_AHEAD} loads the group's state words together and their waits overlap
+ * first of each group of {@link #TOUCH_AHEAD} loads the other seven's state words together and their waits overlap
  * ({@link #touchAhead}; only when it also took the timer before, so that on many cores one worker does not pull in
  * lines that others then take). A batch's timers are claimed in order, one per take, so a slow or blocked task holds
  * only the timer its worker took: the rest of its batch stays at the queue's head for the next consumer.
@@ -46,7 +46,9 @@ import java.lang.invoke.VarHandle;
  * can answer "empty" while nodes are queued: between its two loads a consumer may move {@code head} off the stub,
  * take the last node and push the stub behind it while a producer's swap is not yet linked. It is safe for the
  * wake-up handshake because that consumer is awake and holds on: every consumer that moves {@code head} off the
- * stub keeps polling (RETRY, never giving up) until it hands a node out, and takes what follows; and a push that
+ * stub keeps polling (RETRY, never giving up) until it hands a timer out (a batch's claims before its last move
+ * neither {@code head} nor {@code tail}, so a batch counts here as one node, taken at its last claim), and takes what
+ * follows; and a push that
  * {@code isEmpty} misses with no such consumer came after its tail load. A worker therefore announces that it parks
  * (an atomic on the idle stack), then calls {@code isEmpty}; a producer swaps the tail, then reads the idle stack:
  * one of the two sees the other, or an awake consumer takes the push (jcstress: HandOffVsPark).
@@ -85,9 +87,10 @@ final class HandOffQueue extends HandOffQueuePad2 {
     }
 
     /**
-     * Any thread: takes the oldest node if this thread gets the consumers' turn at once.
+     * Any thread: takes the oldest timer (a single one, or a batch's next) if this thread gets the consumers' turn
+     * at once.
      *
-     * @return the node; null if the queue is empty; {@link #RETRY} if another consumer holds the turn or a producer
+     * @return the timer; null if the queue is empty; {@link #RETRY} if another consumer holds the turn or a producer
      *         is between its swap and its link (the caller tries again: something may be there)
      */
     TimingWheel.Node poll() {
@@ -102,7 +105,7 @@ final class HandOffQueue extends HandOffQueuePad2 {
     }
 
     /**
-     * Takes the oldest node, waiting out another consumer's turn and a producer's cut: for the hand-back and the
+     * Takes the oldest timer, waiting out another consumer's turn and a producer's cut: for the hand-back and the
      * owner's failure, which must strand nothing.
      *
      * @return the node, or null once the queue is empty
@@ -131,8 +134,8 @@ final class HandOffQueue extends HandOffQueuePad2 {
 
     /**
      * jcstress only ({@code BrokenBatchRecycleVsRefill}): under the turn, but an emptied batch goes back to the owner
-     * before its node leaves the queue, to show why {@link #pollLocked} takes the node out first. Never called by the
-     * library.
+     * before its node leaves the queue (and its take's RETRY is ignored), to show why {@link #pollBatch} takes the node
+     * out first. Never called by the library.
      */
     TimingWheel.Node pollRecyclingFirst() {
         if (takeLock != 0 || !TAKE_LOCK.compareAndSet(this, 0, 1)) {

@@ -17,7 +17,10 @@ final class PoolOwnerSide extends PoolOwnerSideFields {
 
 /** The owner's fields, between the two paddings. */
 abstract class PoolOwnerSideFields extends PoolOwnerSidePad {
-    /** The current step's chain of full batches, linked through {@code next}, and its number of timers in all. */
+    /**
+     * The current step's chain, linked through {@code next}: full batches, then (at the push) the last, partial one
+     * or a lone timer, and any timer chained itself when no batch could be allocated; and its number of timers in all.
+     */
     TimingWheel.Node first;
     TimingWheel.Node last;
     int count;

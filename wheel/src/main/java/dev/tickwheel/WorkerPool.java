@@ -74,23 +74,24 @@ import java.util.function.Consumer;
  * timer is pushed itself), one getAndSet of the queue's tail, one release store, volatile loads of {@code spinning}
  * and {@code idle}, and at most one CAS + unpark; when its recycled batches run out, one getAndSet of the free list.
  * A task due now: the same with k = 1, plus the counters' add. A take: one CAS and one release store on the
- * consumers' turn, an opaque store of the count handed out, and the loads of the recruit check; once per batch a
- * release store of the head and one CAS to give the batch back; once per group of eight, the group's state words
- * loaded together.
+ * consumers' turn, an opaque store of the count handed out, and the loads of the recruit check; once per batch the
+ * take of its node (a release store of the head, two when it moves off the stub first, and a getAndSet of the tail to
+ * push the stub when the batch is the last node) and one CAS to give the batch back; once per group of eight, the
+ * next seven timers' state words loaded together (by a consumer that also took the timer before them).
  */
 final class WorkerPool extends TaskDispatch {
 
     /** Rounds the spinner watches an empty queue before it parks: a few microseconds. */
     static final int SPINS = 1 << 10;
     /**
-     * How long the queue's head may stay put, with work queued, before the owner's watchdog wakes one more worker
+     * How long the queue may hand nothing out, with work queued, before the owner's watchdog wakes one more worker
      * past {@link #awakeCap} (a task that blocks, or runs long, while timers wait behind it).
      */
     static final long STALL_NANOS = TimeUnit.MICROSECONDS.toNanos(100);
     /**
-     * How long the head may stay put before the watchdog adds a worker although an awake one is runnable (running a
-     * long task, or only waiting for a CPU: on a machine with few cores a runnable worker often waits longer than
-     * {@link #STALL_NANOS} for its turn, and one more thread would only wait beside it).
+     * How long the queue may hand nothing out before the watchdog adds a worker although an awake one is runnable
+     * (running a long task, or only waiting for a CPU: on a machine with few cores a runnable worker often waits
+     * longer than {@link #STALL_NANOS} for its turn, and one more thread would only wait beside it).
      */
     static final long RUNNABLE_STALL_NANOS = TimeUnit.MILLISECONDS.toNanos(10);
 
@@ -484,7 +485,8 @@ final class WorkerPool extends TaskDispatch {
      * nudge finds the plan (and wakes the owner, unless that plan ends within the stall: it then wakes by itself; see
      * CommandPort.nudgeForWatch), or the owner sees the push, steps again, and from then on parks at
      * most a tick or {@link #STALL_NANOS} (the longer) between its watchdog's looks; the first look only notes the
-     * queue's head, so a worker is added one stall after it at the soonest. jcstress: CappedPushVsOwnerPark.
+     * queue's count of timers handed out, so a worker is added one stall after it at the soonest. jcstress:
+     * CappedPushVsOwnerPark.
      */
     private void nudgeOwner() {
         Runnable nudge = ownerNudge;
