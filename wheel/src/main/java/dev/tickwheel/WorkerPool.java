@@ -393,7 +393,7 @@ final class WorkerPool extends TaskDispatch {
     void afterBatch(boolean stopping, boolean selfTaking) {
         PoolOwnerSide o = own;
         HandOffBatch b = o.filling;
-        if (b != null) {
+        if (b != null && b.count > 0) { // an empty one (a step that dispatched nothing) stays for the next step
             if (o.first == null && b.count == 1) {
                 // A lone due timer (an isolated fire, the latency path): pushed itself, as a task due now is; the
                 // batch stays for the next step.
