@@ -23,19 +23,26 @@ final class HandOffBatch extends TimingWheel.Node {
     /** Timers a batch holds: a few lines of references, claimed in groups of {@link HandOffQueue#TOUCH_AHEAD}. */
     static final int CAPACITY = 64;
 
-    /** The timers, {@code [claimed, count)} still to hand out; null at or past {@link #count} and once claimed. */
+    /**
+     * The timers, {@code [claimed, count)} still to hand out; null at or past {@link #count} and once claimed. Slots
+     * written plain by the owner (or the standby, under the step token) before the push's release store; read and
+     * nulled plain by the consumer holding the queue's turn.
+     */
     final TimingWheel.Node[] items = new TimingWheel.Node[CAPACITY];
-    /** Timers filled in by the owner. */
+    /** Timers filled in. Written plain by the owner before the push (release); reset by the recycling consumer. */
     int count;
-    /** Timers handed out so far (the next index to claim). */
+    /** Timers handed out so far (the next index to claim). Plain: consumers under the turn (its CAS and release). */
     int claimed;
     /**
      * The thread that claimed the last one, or null: a consumer loads the next group's lines only if it took the
      * timer before (alone on the batch), since lines it loads that another worker then takes would only be moved
-     * again.
+     * again. Plain: consumers under the turn.
      */
     Thread lastTaker;
-    /** Its link in the queue's free list while recycled. */
+    /**
+     * Its link in the queue's free list while recycled. Written plain by the recycling consumer before its CAS
+     * (release); read by the owner after its getAndSet of the list (acquire).
+     */
     HandOffBatch freeNext;
     /**
      * Whether it goes back to the free list once emptied (a bounded number of batches are kept for reuse; a burst
