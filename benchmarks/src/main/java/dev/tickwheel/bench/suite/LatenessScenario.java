@@ -1,22 +1,31 @@
 package dev.tickwheel.bench.suite;
 
+import dev.tickwheel.bench.BusyNeighbours;
+import dev.tickwheel.bench.ChildJvm;
 import dev.tickwheel.bench.FiringLateness;
+import dev.tickwheel.bench.FiringShots;
 import dev.tickwheel.bench.Peer;
+import java.io.IOException;
+import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 
 /**
  * Scenario 4 ({@link FiringLateness}, a child JVM per peer): how late probe timers fire beside a load of starts and
- * cancels, and how many fire early; early and missing probes are also noted.
+ * cancels, and how many fire early; early and missing probes are also noted. Then the rows the lateness targets are
+ * judged on: Tickwheel and the JDK's STPE in interleaved child JVMs (the same number of each, the first alternating),
+ * quiet and then with busy processes beside, each percentile the median of the runs' figures (each run listed in a
+ * note), since one run's tail moves by several times from JVM to JVM on shared cores.
  */
 final class LatenessScenario extends Scenario {
     private static final String UNDER = " (100k start+cancel/s beside)";
 
     LatenessScenario() {
-        super(4, "4 firing lateness", s -> s.latenessPeers.size());
+        super(4, "4 firing lateness", s -> s.latenessPeers.size() + (s.latenessRounds > 0 ? 4 * s.latenessRounds : 0));
     }
 
     @Override
-    void run(Settings s, JmhRunner jmh, Results results) {
+    void run(Settings s, JmhRunner jmh, Results results) throws IOException {
         for (Map<String, String> r : FiringLateness.runAll(s.latenessPeers, s.latenessWarmup, s.latenessSeconds)) {
             Peer peer = peer(r);
             put(results, Metric.LATENESS_P50, "lateness p50" + UNDER, peer, r.get("p50ms"));
@@ -40,6 +49,72 @@ final class LatenessScenario extends Scenario {
                 results.note(peer.label() + ": " + r.get("missing") + " lateness probes never fired");
             }
         }
+        if (s.latenessRounds > 0) {
+            judged(s, results, 0);
+            judged(s, results, s.latenessBusy);
+        }
+    }
+
+    private static final List<Peer> JUDGED = List.of(Peer.TICKWHEEL, Peer.JDK_STPE);
+    private static final String[] PERCENTILES = {"p50ms", "p99ms", "p999ms"};
+    private static final Metric[] JUDGED_METRICS = {Metric.JUDGED_LATENESS_P50, Metric.JUDGED_LATENESS_P99,
+            Metric.JUDGED_LATENESS_P999};
+    private static final String[] NAMES = {"p50", "p99", "p99.9"};
+
+    /** The judged rows: interleaved runs of Tickwheel and the STPE, quiet ({@code busy} 0) or beside busy processes. */
+    private static void judged(Settings s, Results results, int busy) throws IOException {
+        if (JUDGED.stream().anyMatch(p -> !s.latenessPeers.contains(p))) {
+            return; // a run without one of the two judges nothing this way
+        }
+        double[][][] runs = new double[JUDGED.size()][PERCENTILES.length][s.latenessRounds];
+        long[] early = new long[JUDGED.size()];
+        List<Process> hogs = BusyNeighbours.start(busy);
+        try {
+            for (int r = 0; r < s.latenessRounds; r++) {
+                for (int k = 0; k < JUDGED.size(); k++) {
+                    int i = r % 2 == 0 ? k : JUDGED.size() - 1 - k; // alternate which goes first
+                    List<Map<String, String>> out = ChildJvm.run(FiringLateness.class, List.of("--child",
+                            JUDGED.get(i).name(), "--warmup", "" + s.latenessWarmup, "--seconds",
+                            "" + s.latenessSeconds));
+                    Map<String, String> m = out.get(out.size() - 1);
+                    early[i] += Long.parseLong(m.get("early"));
+                    if (!"0".equals(m.get("early")) || !"0".equals(m.get("missing"))) {
+                        results.note(JUDGED.get(i).label() + ", judged lateness run " + (r + 1) + " (" + busy
+                                + " busy): " + m.get("early") + " early and " + m.get("missing") + " missing of "
+                                + m.get("probes") + " probes");
+                    }
+                    for (int q = 0; q < PERCENTILES.length; q++) {
+                        runs[i][q][r] = Double.parseDouble(m.get(PERCENTILES[q]));
+                    }
+                }
+            }
+        } finally {
+            try {
+                BusyNeighbours.stop(hogs);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
+        String where = busy == 0 ? "quiet" : busy + " busy processes beside";
+        StringBuilder each = new StringBuilder();
+        for (int q = 0; q < PERCENTILES.length; q++) {
+            String label = "lateness " + NAMES[q] + ", " + where + (s.latenessRounds == 1
+                    ? " (one run each, beside the JDK's STPE)"
+                    : " (median of " + s.latenessRounds + " runs each, interleaved with the JDK's STPE)");
+            for (int i = 0; i < JUDGED.size(); i++) {
+                results.row(JUDGED_METRICS[q], 0, busy, label).put(JUDGED.get(i), FiringShots.median(runs[i][q]));
+                each.append(q == 0 && i == 0 ? "" : "; ").append(JUDGED.get(i).label()).append(' ')
+                        .append(NAMES[q]).append(' ');
+                for (int r = 0; r < s.latenessRounds; r++) {
+                    each.append(r == 0 ? "" : " / ").append(String.format(Locale.ROOT, "%.3f", runs[i][q][r]));
+                }
+            }
+        }
+        for (int i = 0; i < JUDGED.size(); i++) {
+            results.row(Metric.EARLY_FIRES, 1, busy, "early fires (the judged runs, " + where + ")")
+                    .put(JUDGED.get(i), early[i]);
+        }
+        results.note("lateness, " + where + ", each run (ms, interleaved): " + each);
     }
 
     private static void put(Results results, Metric metric, String label, Peer peer, String value) {

@@ -22,7 +22,7 @@ final class Report {
         StringBuilder sb = new StringBuilder();
         table(results, sb);
         wheelTable(results, sb);
-        sb.append("\nTargets (issues 5 and 12):\n\n");
+        sb.append("\nTargets (issues 5, 12 and 23):\n\n");
         boolean any = false;
         for (Verdicts.Verdict v : Verdicts.judge(results)) {
             sb.append("- ").append(v.line()).append('\n');

@@ -45,6 +45,12 @@ public final class Settings {
     List<Peer> latenessPeers;
     int latenessWarmup;
     int latenessSeconds;
+    /**
+     * How many child JVMs of Tickwheel and of the JDK's STPE, interleaved, the lateness targets are judged on, quiet
+     * and then with {@link #latenessBusy} busy processes beside (issue 23: the median of three 10 s runs, both ways).
+     */
+    int latenessRounds;
+    int latenessBusy;
     List<Peer> idlePeers;
     List<Peer> scalingPeers;
     String[] scalingPending;
@@ -113,6 +119,8 @@ public final class Settings {
                 : List.of(Peer.TICKWHEEL, Peer.JDK_STPE, Peer.NETTY_1MS, Peer.KAFKA));
         latenessWarmup = full ? 2 : 1;
         latenessSeconds = full ? 10 : 2;
+        latenessRounds = full ? 3 : 1;
+        latenessBusy = 2;
         idlePeers = peers(full ? withInline : timers);
         scalingPeers = peers(full ? withFloor : List.of(Peer.TICKWHEEL, Peer.NETTY_1MS));
         scalingPending = full ? new String[] {"1000", "100000", "1000000", "10000000"}

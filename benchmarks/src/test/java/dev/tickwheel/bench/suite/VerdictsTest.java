@@ -63,6 +63,28 @@ class VerdictsTest {
         assertEquals(Outcome.MET, v.get(Target.CHAIN_VS_JDK).outcome(), v.get(Target.CHAIN_VS_JDK).line());
     }
 
+    /**
+     * Issue 23's lateness: where the medians of interleaved runs were measured (quiet and busy), they decide, each
+     * condition must hold, and the one-run row (which here says the opposite) is not read.
+     */
+    @Test
+    void latenessIsJudgedOnTheMediansQuietAndBusyWhereTheyWereMeasured() {
+        Results results = new Results();
+        results.row(Metric.LATENESS_P99, "lateness p99 (one run)").put(Peer.TICKWHEEL, 9.0);
+        results.row(Metric.LATENESS_P99, "lateness p99 (one run)").put(Peer.JDK_STPE, 0.1);
+        results.row(Metric.JUDGED_LATENESS_P99, 0, 0, "p99, quiet").put(Peer.TICKWHEEL, 0.15);
+        results.row(Metric.JUDGED_LATENESS_P99, 0, 0, "p99, quiet").put(Peer.JDK_STPE, 0.17);
+        results.row(Metric.JUDGED_LATENESS_P99, 0, 2, "p99, 2 busy").put(Peer.TICKWHEEL, 2.5);
+        results.row(Metric.JUDGED_LATENESS_P99, 0, 2, "p99, 2 busy").put(Peer.JDK_STPE, 0.4);
+        Verdict v = verdictOf(Verdicts.judge(results), Target.LATENESS_P99_VS_JDK);
+        assertEquals(Outcome.MISSED, v.outcome(), v.line());
+        assertTrue(v.line().contains("p99, quiet: 0.150 ms vs 0.170 ms") && v.line().contains("p99, 2 busy: 2.50 ms"),
+                v.line());
+        results.row(Metric.JUDGED_LATENESS_P99, 0, 2, "p99, 2 busy").put(Peer.TICKWHEEL, 0.39);
+        v = verdictOf(Verdicts.judge(results), Target.LATENESS_P99_VS_JDK);
+        assertEquals(Outcome.MET, v.outcome(), v.line());
+    }
+
     @Test
     void everyTargetReadsAMetricAndIsJudgedWhenEverythingIsMeasured() {
         Results results = new Results();
@@ -93,7 +115,7 @@ class VerdictsTest {
 
     @Test
     void nothingMeasuredSaysSo() {
-        assertEquals("\nTargets (issues 5 and 12):\n\n- none measured in this run\n", Report.render(new Results()));
+        assertEquals("\nTargets (issues 5, 12 and 23):\n\n- none measured in this run\n", Report.render(new Results()));
     }
 
     /** The figures of a head-to-head, and the report the old single-file Suite rendered from them, to the letter. */
@@ -151,7 +173,7 @@ class VerdictsTest {
             "| 1k | 91.3 | 31.5 | 2.90x |\n" +
             "| 1M | 63.2 | 1.02 | 61.96x |\n" +
             "\n" +
-            "Targets (issues 5 and 12):\n" +
+            "Targets (issues 5, 12 and 23):\n" +
             "\n" +
             "- MISSED: throughput >= 2x Netty 1 ms in scenarios 1 and 2 (2 figures): lowest ratio 0.67x at expiry, 1M timers due within 100 ms, 1 producer\n" +
             "- MET: throughput >= 2x Netty 100 ms in scenarios 1 and 2 (1 figures): lowest ratio 6.13x at schedule+cancel, P=1k, 1 producer\n" +
