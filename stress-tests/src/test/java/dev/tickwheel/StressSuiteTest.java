@@ -69,7 +69,9 @@ class StressSuiteTest {
             "dev.tickwheel.RescheduleVsShutdown",
             "dev.tickwheel.RescheduleVsShutdownNow",
             "dev.tickwheel.CappedPushVsOwnerPark",
-            "dev.tickwheel.BatchRecycleVsRefill");
+            "dev.tickwheel.BatchRecycleVsRefill",
+            "dev.tickwheel.HandOffVsParkBehindBatch",
+            "dev.tickwheel.HandOffVsParkOwnerBatch");
 
     /** Deliberately broken variants: in the jar, never in the CI run. */
     static final Set<String> BROKEN_TESTS = Set.of("dev.tickwheel.BrokenCancelVsFire",
@@ -79,7 +81,7 @@ class StressSuiteTest {
             "dev.tickwheel.BrokenHandOffVsCappedPark", "dev.tickwheel.BrokenCappedPushVsOwnerPark",
             "dev.tickwheel.BrokenTakeVsHandBack", "dev.tickwheel.BrokenExecuteVsShutdownNow",
             "dev.tickwheel.BrokenShutdownVsPeriodicRunEnd", "dev.tickwheel.BrokenRescheduleVsShutdown",
-            "dev.tickwheel.BrokenBatchRecycleVsRefill");
+            "dev.tickwheel.BrokenBatchRecycleVsRefill", "dev.tickwheel.BrokenHandOffVsParkBehindBatch");
 
     @Test
     void testListNamesEveryTestAndNothingElse() {
@@ -102,7 +104,8 @@ class StressSuiteTest {
             "dev.tickwheel.HandOffVsCappedPark", "dev.tickwheel.HandOffVsStandbyPark",
             "dev.tickwheel.ReadyAtVsStandbyArm", "dev.tickwheel.StandbyStepVsOwnerStep", "dev.tickwheel.TakeVsHandBack",
             "dev.tickwheel.ExecuteVsShutdownNow", "dev.tickwheel.CappedPushVsOwnerPark",
-            "dev.tickwheel.BatchRecycleVsRefill");
+            "dev.tickwheel.BatchRecycleVsRefill", "dev.tickwheel.HandOffVsParkBehindBatch",
+            "dev.tickwheel.HandOffVsParkOwnerBatch");
 
     @Test
     void ciTiersRunThePoolsRacesInFullAndEveryOtherRaceReduced() {

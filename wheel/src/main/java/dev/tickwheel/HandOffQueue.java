@@ -46,8 +46,9 @@ import java.lang.invoke.VarHandle;
  * can answer "empty" while nodes are queued: between its two loads a consumer may move {@code head} off the stub,
  * take the last node and push the stub behind it while a producer's swap is not yet linked. It is safe for the
  * wake-up handshake because that consumer is awake and holds on: every consumer that moves {@code head} off the
- * stub keeps polling (RETRY, never giving up) until it hands a timer out (a batch's claims before its last move
- * neither {@code head} nor {@code tail}, so a batch counts here as one node, taken at its last claim), and takes what
+ * stub keeps polling (RETRY, never giving up) until it hands a timer out (the first claim of a batch moves
+ * {@code head} off the stub onto the batch, as any node's take does; the claims after it, up to its last, move neither
+ * {@code head} nor {@code tail}, so a batch counts here as one node, taken at its last claim), and takes what
  * follows; and a push that
  * {@code isEmpty} misses with no such consumer came after its tail load. A worker therefore announces that it parks
  * (an atomic on the idle stack), then calls {@code isEmpty}; a producer swaps the tail, then reads the idle stack:
