@@ -30,8 +30,12 @@ import java.util.function.Consumer;
  *
  * <h2>Idle workers cost nothing; at most one spins</h2>
  * A worker that finds the queue empty may become the one <em>spinner</em> ({@link #spinning}, by CAS) and watch
- * the queue for {@link #SPINS} rounds; every other idle worker parks at once, on a Treiber stack of parked workers
- * ({@link #idle}). So no idle thread polls a line that others write per hand-off, except that one spinner, briefly.
+ * the queue for {@link #spinRounds} rounds; every other idle worker parks at once, on a Treiber stack of parked
+ * workers ({@link #idle}). So no idle thread polls a line that others write per hand-off, except that one spinner,
+ * briefly. How briefly adapts: a spin that saw work lets the next one spin up to {@link #MAX_SPINS} rounds (a few
+ * microseconds: hand-offs are coming back to back, as in a burst or a chain of tasks), one that saw nothing halves
+ * the next, down to {@link #MIN_SPINS}; so an isolated fire, after which no work comes, costs a few dozen rounds
+ * of spinning, not thousands.
  * A producer, after its push, wakes nobody if a worker is spinning (the spinner will see the push), else pops one
  * parked worker and unparks it, else starts one more worker if the pool is not full (all started workers are busy).
  * For the owner's batches, for work due now submitted from outside the pool, and for a worker that takes a timer and
@@ -81,8 +85,10 @@ import java.util.function.Consumer;
  */
 final class WorkerPool extends TaskDispatch {
 
-    /** Rounds the spinner watches an empty queue before it parks: a few microseconds. */
-    static final int SPINS = 1 << 10;
+    /** The most rounds a spinner watches an empty queue before it parks: a few microseconds. */
+    static final int MAX_SPINS = 1 << 10;
+    /** The fewest: what a spin shrinks to after spins that saw nothing (isolated fires). */
+    static final int MIN_SPINS = 1 << 4;
     /**
      * How long the queue may hand nothing out, with work queued, before the owner's watchdog wakes one more worker
      * past {@link #awakeCap} (a task that blocks, or runs long, while timers wait behind it).
@@ -147,6 +153,12 @@ final class WorkerPool extends TaskDispatch {
     private volatile int starting;
     /** 1 while a worker is the spinner. cas 0 -&gt; 1 by the worker that becomes it, sv 0 by it; lv by producers. */
     private volatile int spinning;
+    /**
+     * Rounds the next spinner watches the queue ({@link #MIN_SPINS} to {@link #MAX_SPINS}): set to the most by a spin
+     * that saw work, halved by one that saw nothing. Plain: read and written only by the spinner, between its CAS of
+     * {@link #spinning} (which acquires what the spinner before it wrote) and its store of 0 there (which releases).
+     */
+    private int spinRounds = MAX_SPINS;
     /**
      * Workers started and not on the idle stack: running a task, taking, spinning, or blocked in a task. getAndAdd
      * on each start, park and wake (never per timer); lv by the owner's batch signal and by a recruiting worker.
@@ -753,25 +765,35 @@ final class WorkerPool extends TaskDispatch {
     }
 
     /**
-     * Becomes the spinner if nobody is, and watches the queue for {@link #SPINS} rounds.
+     * Becomes the spinner if nobody is, and watches the queue for {@link #spinRounds} rounds; then sets the next
+     * spin's length: the most if this one saw work, else half of this one (at least {@link #MIN_SPINS}).
      *
      * @return whether it saw work (or shutdown) and should look again; false if it did not spin or saw nothing
      */
-    private boolean spin() {
+    boolean spin() {
         if (spinning != 0 || !SPINNING.compareAndSet(this, 0, 1)) {
             return false;
         }
+        int rounds = spinRounds;
+        boolean saw = false;
         try {
-            for (int i = 0; i < SPINS; i++) {
+            for (int i = 0; i < rounds; i++) {
                 if (!queue.isEmpty() || shutdown) {
+                    saw = true;
                     return true;
                 }
                 Thread.onSpinWait();
             }
             return false;
         } finally {
+            spinRounds = saw ? MAX_SPINS : Math.max(MIN_SPINS, rounds >>> 1);
             spinning = 0; // before the park's announcement: see the handshake in the class comment
         }
+    }
+
+    /** @return the rounds the next spinner will watch the queue (tests; read by the test's thread after the spins) */
+    int spinRounds() {
+        return spinRounds;
     }
 
     /** @return whether a worker stands by, or the spinner will (tests) */

@@ -505,6 +505,33 @@ class WorkerPoolTest {
         return timer;
     }
     /**
+     * The spinner's length adapts: each spin that sees nothing halves the next, down to the floor (an isolated fire,
+     * after which no work comes, then costs a few dozen rounds, not a thousand); a spin that sees work restores the
+     * most (hand-offs are coming back to back).
+     */
+    @Test
+    void aSpinThatSeesNothingHalvesTheNextDownToTheFloorAndOneThatSeesWorkRestoresTheMost() {
+        WheelTimer timer = WheelTimer.builder().timeSource(new ManualTimeSource()).tick(1, TimeUnit.MILLISECONDS)
+                .manualDrive().workerThreads(1).build();
+        WorkerPool pool = timer.pool();
+        pool.detachedWorker();
+        assertEquals(WorkerPool.MAX_SPINS, pool.spinRounds(), "a new pool spins the most");
+        int expected = WorkerPool.MAX_SPINS;
+        while (expected > WorkerPool.MIN_SPINS) {
+            assertFalse(pool.spin(), "an empty queue: the spin sees nothing");
+            expected /= 2;
+            assertEquals(expected, pool.spinRounds());
+        }
+        assertFalse(pool.spin());
+        assertEquals(WorkerPool.MIN_SPINS, pool.spinRounds(), "never below the floor");
+        ScheduledFuture<?> f = timer.submit(() -> { }); // due now: pushed to the pool's queue at once
+        assertTrue(pool.spin(), "the spin sees the queued task");
+        assertEquals(WorkerPool.MAX_SPINS, pool.spinRounds(), "work seen: the next spin is the longest again");
+        assertTrue(pool.queue.poll() == f);
+        timer.shutdownNow();
+    }
+
+    /**
      * A step's due timers go to the pool in batches of {@link HandOffBatch#CAPACITY}: handed out one at a time, in
      * the order the step dispatched them (the wheel's order: equal deadlines in the order scheduled), each exactly
      * once. An emptied batch goes back to the owner with every slot cleared (it keeps no run timer, nor its task,
