@@ -4,6 +4,7 @@ import static org.openjdk.jcstress.annotations.Expect.ACCEPTABLE;
 import static org.openjdk.jcstress.annotations.Expect.ACCEPTABLE_INTERESTING;
 import static org.openjdk.jcstress.annotations.Expect.FORBIDDEN;
 
+import java.util.List;
 import org.openjdk.jcstress.annotations.Actor;
 import org.openjdk.jcstress.annotations.Arbiter;
 import org.openjdk.jcstress.annotations.Description;
@@ -85,37 +86,10 @@ public class HandOffVsParkBehindBatch {
 
     @Arbiter
     public void after(IIII_Result r) {
-        int[] takes = new int[timers.length];
-        count(takes, tookA);
-        int left = 0;
-        for (int spins = 0; left < 100 && spins < 1_000_000; ) {
-            TimingWheel.Node n = pool.queue.poll();
-            if (n == HandOffQueue.RETRY) {
-                spins++;
-                Thread.onSpinWait();
-                continue;
-            }
-            if (n == null) {
-                break;
-            }
-            left++;
-            count(takes, n);
-        }
-        boolean once = tookA == timers[0];
-        for (int k : takes) {
-            once &= k == 1;
-        }
+        List<TimingWheel.Node> left = Rigs.drain(pool.queue);
         r.r1 = parks ? 1 : 0;
         r.r2 = b.state;
-        r.r3 = left;
-        r.r4 = once ? 1 : 0;
-    }
-
-    private void count(int[] takes, TimingWheel.Node n) {
-        for (int i = 0; i < timers.length; i++) {
-            if (timers[i] == n) {
-                takes[i]++;
-            }
-        }
+        r.r3 = left.size();
+        r.r4 = Rigs.firstTakenThenEachOnce(timers, tookA, left) ? 1 : 0;
     }
 }

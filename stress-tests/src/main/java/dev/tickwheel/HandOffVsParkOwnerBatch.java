@@ -3,6 +3,7 @@ package dev.tickwheel;
 import static org.openjdk.jcstress.annotations.Expect.ACCEPTABLE;
 import static org.openjdk.jcstress.annotations.Expect.FORBIDDEN;
 
+import java.util.List;
 import org.openjdk.jcstress.annotations.Actor;
 import org.openjdk.jcstress.annotations.Arbiter;
 import org.openjdk.jcstress.annotations.Description;
@@ -63,24 +64,10 @@ public class HandOffVsParkOwnerBatch {
 
     @Arbiter
     public void after(IIII_Result r) {
-        int left = 0;
-        boolean inOrder = true;
-        for (int spins = 0; left < 100 && spins < 1_000_000; ) {
-            TimingWheel.Node n = pool.queue.poll();
-            if (n == HandOffQueue.RETRY) {
-                spins++;
-                Thread.onSpinWait();
-                continue;
-            }
-            if (n == null) {
-                break;
-            }
-            inOrder &= left < timers.length && timers[left] == n;
-            left++;
-        }
+        List<TimingWheel.Node> left = Rigs.drain(pool.queue);
         r.r1 = parks ? 1 : 0;
         r.r2 = worker.state;
-        r.r3 = left;
-        r.r4 = inOrder && left == timers.length ? 1 : 0;
+        r.r3 = left.size();
+        r.r4 = left.equals(List.of(timers)) ? 1 : 0; // each once, in the order dispatched
     }
 }

@@ -1,5 +1,7 @@
 package dev.tickwheel;
 
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Executor;
@@ -112,5 +114,47 @@ final class Rigs {
         } catch (ExecutionException | InterruptedException e) {
             return OTHER;
         }
+    }
+
+    /**
+     * For an arbiter: takes what is left in a pool's queue, in order, waiting out a RETRY (a million spins at most) and
+     * taking at most 100 nodes, so that a broken queue fails the sample instead of hanging the arbiter.
+     */
+    static List<TimingWheel.Node> drain(HandOffQueue queue) {
+        List<TimingWheel.Node> out = new ArrayList<>(4);
+        for (int spins = 0; out.size() < 100 && spins < 1_000_000; ) {
+            TimingWheel.Node n = queue.poll();
+            if (n == HandOffQueue.RETRY) {
+                spins++;
+                Thread.onSpinWait();
+                continue;
+            }
+            if (n == null) {
+                break;
+            }
+            out.add(n);
+        }
+        return out;
+    }
+
+    /**
+     * For an arbiter: whether a worker's take was the first of the timers and, with what the queue still held, every
+     * timer was handed out exactly once.
+     */
+    static boolean firstTakenThenEachOnce(TimingWheel.Node[] timers, TimingWheel.Node took,
+                                          List<TimingWheel.Node> left) {
+        if (took != timers[0] || left.size() != timers.length - 1) {
+            return false;
+        }
+        for (TimingWheel.Node t : timers) {
+            int seen = took == t ? 1 : 0;
+            for (TimingWheel.Node n : left) {
+                seen += n == t ? 1 : 0;
+            }
+            if (seen != 1) {
+                return false;
+            }
+        }
+        return true;
     }
 }
