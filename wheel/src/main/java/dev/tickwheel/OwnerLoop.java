@@ -539,12 +539,14 @@ final class OwnerLoop implements WorkerPool.StandbyHost {
     /**
      * Tells the dispatch the tick of the next due timer, for a worker to stand by for it: the wheel's smallest key,
      * or, when finding it would take more than {@link #READY_SCAN} looks (a crowded slot above level 0), the
-     * earlier cascade tick of that slot (the standby then steps the cascade and stands by again).
+     * earlier cascade tick of that slot (the standby then steps the cascade and stands by again). The worker that
+     * stepped covers that tick itself however near it is (it stands by again once it has run what it took), so the
+     * owner sleeps on to its backup tick: two timers a few microseconds apart each still cost one wake-up.
      */
     private void planReady(long tick) {
         long next = wheel.minKeyOrNextEvent(READY_SCAN);
         readyNext = next;
-        readyCovered = dispatch.readyAt(next > tick ? next : Long.MAX_VALUE);
+        readyCovered = dispatch.readyAt(next > tick ? next : Long.MAX_VALUE, true);
     }
 
     /**

@@ -43,7 +43,17 @@ abstract class TaskDispatch {
      *
      * @return whether a worker will stand by for that tick
      */
-    boolean readyAt(long tick) {
+    final boolean readyAt(long tick) {
+        return readyAt(tick, false);
+    }
+
+    /**
+     * As {@link #readyAt(long)}; {@code byStandby} when a standing-by worker's own step plans: that worker comes back
+     * to stand by once it has run what it took, so it covers the next tick however near (see {@code WorkerPool}).
+     *
+     * @return whether a worker will stand by for that tick
+     */
+    boolean readyAt(long tick, boolean byStandby) {
         return false;
     }
 

@@ -433,21 +433,26 @@ final class WorkerPool extends TaskDispatch {
     }
 
     /**
-     * The step token's holder, as it plans a park: the tick of the next due timer ({@link #NO_READY}: none). The
-     * standby stands by only for a tick at least {@link #STANDBY_MIN_NANOS} away (or one it is armed for already):
-     * nearer ticks, as in a burst, stay the owner's, so that the standby neither spins nor is unparked per tick. If a
-     * worker stands by for a later tick (or none), it is unparked to re-arm.
+     * The step token's holder, as it plans a park: the tick of the next due timer ({@link #NO_READY}: none). For the
+     * owner's plan, the standby stands by only for a tick at least {@link #STANDBY_MIN_NANOS} away (or one it is
+     * armed for already): nearer ticks, as in a burst, stay the owner's, so that the standby neither spins nor is
+     * unparked at each of the owner's plans. For a standby's own step ({@code byStandby}), any later tick: the worker
+     * that stepped comes back to the slot once it has run what it took (after a spin, as any idle worker), and arms
+     * for it; the owner sleeps on to its backup tick meanwhile. If that worker's task blocks, the owner's backup (at
+     * most {@link OwnerLoop#STANDBY_BACKUP_NANOS} and the OS's timer slack past the tick the worker stepped) plans
+     * for the tick instead. If a worker stands by for a later tick (or none), it is unparked to re-arm.
      *
      * @return whether a worker will stand by for this tick (the owner may then park a little past it)
      */
     @Override
-    boolean readyAt(long tick) {
+    boolean readyAt(long tick, boolean byStandby) {
         if (standbyHost == null) {
             return false;
         }
         boolean armed = tick != NO_READY && standby != 0 && armedTick == tick;
         long n = tick == NO_READY || armed ? 0 : nanosUntil(tick);
-        boolean covered = armed || (tick != NO_READY && n != CLOCK_FAILED && n >= STANDBY_MIN_NANOS);
+        long nearest = byStandby ? 1 : STANDBY_MIN_NANOS;
+        boolean covered = armed || (tick != NO_READY && n != CLOCK_FAILED && n >= nearest);
         long publish = covered ? tick : NO_READY;
         if (publish != readyTick) {
             readyTick = publish; // sv, then lv of the slot and armedTick: the Dekker pair with armStandby
@@ -460,7 +465,8 @@ final class WorkerPool extends TaskDispatch {
             unparks.increment();
             LockSupport.unpark(workers[s - 1].thread);
         }
-        return s != 0 || spinning != 0; // the spinner takes the slot when its spin ends, if no work came
+        // The spinner takes the slot when its spin ends, if no work came; a standby that stepped comes back to it.
+        return s != 0 || spinning != 0 || byStandby;
     }
 
     @Override
@@ -794,6 +800,11 @@ final class WorkerPool extends TaskDispatch {
     /** @return the rounds the next spinner will watch the queue (tests; read by the test's thread after the spins) */
     int spinRounds() {
         return spinRounds;
+    }
+
+    /** @return the tick published for the standby ({@link #NO_READY}: none; tests) */
+    long readyTick() {
+        return readyTick;
     }
 
     /** @return whether a worker stands by, or the spinner will (tests) */

@@ -220,19 +220,60 @@ class StandbyWorkerTest {
         timer.shutdownNow();
     }
 
-    /** A standby's step wakes the owner when the next due timer comes before the owner's backup and is uncovered. */
+    /**
+     * A standby's step covers the next due timer however near it is (the worker that stepped stands by again once it
+     * has run what it took), so the owner sleeps on to its backup tick; if that worker never comes back (here the
+     * rig's worker is detached: a task that blocks), the owner's backup plan finds the timer due and runs it.
+     */
     @Test
-    void theStandbyWakesTheOwnerWhenTheNextTimerIsDueBeforeItsBackup() {
+    void theStandbyCoversTheNextTimerHoweverNearAndTheOwnersBackupRunsItIfTheWorkerIsHeld() {
         ManualTimeSource clock = new ManualTimeSource();
         WheelTimer timer = standingByRig(clock);
         OwnerLoop loop = OwnerLoop.of(timer);
+        WorkerPool pool = timer.pool();
+        long backupTicks = OwnerLoop.STANDBY_BACKUP_NANOS / 1_000;
         timer.schedule(() -> { }, 2_000, TimeUnit.MICROSECONDS);
-        timer.schedule(() -> { }, 2_040, TimeUnit.MICROSECONDS); // 40 µs after: too near for a standby
+        timer.schedule(() -> { }, 2_040, TimeUnit.MICROSECONDS); // 40 µs after: nearer than the owner's own plans cover
         loop.step();
         assertEquals(2_000, loop.planPark());
         clock.advance(2_000, TimeUnit.MICROSECONDS);
         assertTrue(loop.standbyStep());
-        assertTrue(timer.isAwake(), "the timer 40 µs on is before the owner's backup and nobody stands by for it");
+        assertFalse(timer.isAwake(), "the standby covers the timer 40 µs on: the owner sleeps to its backup");
+        assertEquals(2_040, pool.readyTick(), "published for the worker that comes back to stand by");
+        assertEquals(1, loop.wheel().size());
+
+        // The worker does not come back (its task holds it): the owner's backup tick plans, finds the timer due, and
+        // steps for it, at most the backup past the tick the standby stepped.
+        clock.advance(backupTicks, TimeUnit.MICROSECONDS);
+        assertEquals(CommandPort.AWAKE, loop.planPark(), "the timer 40 µs on is due: no park");
+        assertFalse(loop.step());
+        assertEquals(0, loop.wheel().size(), "handed off by the owner's step");
+        assertEquals(2, timer.metrics().fired());
+        timer.shutdownNow();
+    }
+
+    /** A standby's step still wakes the owner when it leaves due timers behind (more due than one step takes). */
+    @Test
+    void theStandbyWakesTheOwnerWhenItsStepLeavesDueTimersBehind() {
+        ManualTimeSource clock = new ManualTimeSource();
+        WheelTimer timer = WheelTimer.builder().tick(1, TimeUnit.MICROSECONDS).timeSource(clock).manualDrive()
+                .workerThreads(1).ownerBatch(4).build();
+        WorkerPool pool = timer.pool();
+        pool.detachedWorker();
+        pool.standbyHost = OwnerLoop.of(timer);
+        pool.becomeSpinner();
+        OwnerLoop loop = OwnerLoop.of(timer);
+        for (int i = 0; i < 6; i++) { // not more than the owner's plan looks at (READY_SCAN)
+            timer.schedule(() -> { }, 2_000, TimeUnit.MICROSECONDS);
+        }
+        while (loop.step()) {
+            // drains four commands a step
+        }
+        assertEquals(2_000, loop.planPark());
+        clock.advance(2_000, TimeUnit.MICROSECONDS);
+        assertTrue(loop.standbyStep());
+        assertTrue(loop.wheel().size() > 0, "one step takes at most a batch");
+        assertTrue(timer.isAwake(), "due timers left behind: the owner must step now");
         timer.shutdownNow();
     }
 
