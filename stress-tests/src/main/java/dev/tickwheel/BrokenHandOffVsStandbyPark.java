@@ -13,7 +13,7 @@ import org.openjdk.jcstress.infra.results.IIII_Result;
 
 /**
  * {@link HandOffVsStandbyPark} with the worker looking at the queue <em>before</em> it takes the standby slot
- * ({@link WorkerPool#standByLookingFirst}): a push between the look and the slot's CAS finds no standby to take
+ * ({@link StandbySlot#takeLookingFirst}): a push between the look and the slot's CAS finds no standby to take
  * out, and the worker, having seen an empty queue, stands by beside the timer. Expected to fail: it shows the test
  * can see the lost wake-up the real order prevents.
  */
@@ -40,7 +40,7 @@ public class BrokenHandOffVsStandbyPark {
 
     @Actor
     public void worker() {
-        parks = pool.standByLookingFirst(worker);
+        parks = pool.standbySlot.takeLookingFirst(worker);
     }
 
     @Arbiter

@@ -13,7 +13,7 @@ import org.openjdk.jcstress.infra.results.II_Result;
 
 /**
  * {@link ReadyAtVsStandbyArm} with the standby storing its armed tick but not reading the published tick again
- * ({@link WorkerPool#armStandbyWithoutRecheck}): a publish between its read and its store sees the stale armed tick
+ * ({@link StandbySlot#armWithoutRecheck}): a publish between its read and its store sees the stale armed tick
  * (50, not later than 100), unparks nobody, and the standby parks with no tick. Expected to fail.
  */
 @JCStressTest
@@ -35,7 +35,7 @@ public class BrokenReadyAtVsStandbyArm {
 
     public BrokenReadyAtVsStandbyArm() {
         pool.readyAt(50);
-        if (!pool.takeStandbySlot(worker) || pool.armStandby(worker) != 50) {
+        if (!pool.standbySlot.take(worker) || pool.standbySlot.arm(worker) != 50) {
             throw new IllegalStateException("the standby did not arm for tick 50");
         }
         worker.servedTick = 50; // it woke for 50: what it arms next is the owner's next plan
@@ -48,12 +48,12 @@ public class BrokenReadyAtVsStandbyArm {
 
     @Actor
     public void standby() {
-        armed = pool.armStandbyWithoutRecheck(worker);
+        armed = pool.standbySlot.armWithoutRecheck(worker);
     }
 
     @Arbiter
     public void after(II_Result r) {
-        r.r1 = armed == 100 ? 1 : armed == WorkerPool.NO_READY ? 0 : 2;
+        r.r1 = armed == 100 ? 1 : armed == StandbySlot.NO_READY ? 0 : 2;
         r.r2 = (int) pool.wakeups();
     }
 }

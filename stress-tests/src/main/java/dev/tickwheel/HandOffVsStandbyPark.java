@@ -14,7 +14,7 @@ import org.openjdk.jcstress.infra.results.IIII_Result;
 /**
  * Race 25: the standby's lost wake-up. A producer pushes a timer to the pool and signals ({@link WorkerPool#signal()}:
  * no spinner, no idle stack, so it takes the worker standing by out of its slot), while the only worker, which found
- * the queue empty, becomes the standby ({@link WorkerPool#takeStandbySlot}, then {@link WorkerPool#armStandby}: the
+ * the queue empty, becomes the standby ({@link StandbySlot#take}, then {@link StandbySlot#arm}: the
  * slot's CAS, then a look at the queue) and would park until the next due tick. Either the worker sees the timer and
  * leaves the slot, or the producer sees the slot and takes the worker out of it; a worker left standing by beside a
  * queued timer is the lost wake-up (the timer would wait until that tick, or forever when none is planned).
@@ -51,7 +51,7 @@ public class HandOffVsStandbyPark {
 
     @Actor
     public void worker() {
-        parks = pool.takeStandbySlot(worker) && pool.armStandby(worker) != WorkerPool.GONE;
+        parks = pool.standbySlot.take(worker) && pool.standbySlot.arm(worker) != StandbySlot.GONE;
     }
 
     @Arbiter

@@ -13,8 +13,8 @@ import org.openjdk.jcstress.infra.results.II_Result;
 
 /**
  * Race 26: the standby's arming. The worker standing by woke for tick 50 (it served it) and arms again
- * ({@link WorkerPool#armStandby}: store the tick it will park until, then read the published tick again), while
- * the owner, having stepped, publishes the next due tick, 100 ({@link WorkerPool#readyAt}: store it, then read the
+ * ({@link StandbySlot#arm}: store the tick it will park until, then read the published tick again), while
+ * the owner, having stepped, publishes the next due tick, 100 ({@link StandbySlot#readyAt}: store it, then read the
  * slot and the standby's armed tick, and unpark the standby if 100 is earlier). Either the standby arms for 100, or
  * the owner unparks it (it then arms again); a standby parked with no tick, or past 100, and never unparked would
  * sleep through the timer it stands by for (the owner, parked a little past 100 as its backup, would run it late).
@@ -40,7 +40,7 @@ public class ReadyAtVsStandbyArm {
 
     public ReadyAtVsStandbyArm() {
         pool.readyAt(50);
-        if (!pool.takeStandbySlot(worker) || pool.armStandby(worker) != 50) {
+        if (!pool.standbySlot.take(worker) || pool.standbySlot.arm(worker) != 50) {
             throw new IllegalStateException("the standby did not arm for tick 50");
         }
         worker.servedTick = 50; // it woke for 50: what it arms next is the owner's next plan
@@ -53,12 +53,12 @@ public class ReadyAtVsStandbyArm {
 
     @Actor
     public void standby() {
-        armed = pool.armStandby(worker);
+        armed = pool.standbySlot.arm(worker);
     }
 
     @Arbiter
     public void after(II_Result r) {
-        r.r1 = armed == 100 ? 1 : armed == WorkerPool.NO_READY ? 0 : 2;
+        r.r1 = armed == 100 ? 1 : armed == StandbySlot.NO_READY ? 0 : 2;
         r.r2 = (int) pool.wakeups();
     }
 }

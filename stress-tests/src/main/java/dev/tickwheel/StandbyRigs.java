@@ -10,7 +10,7 @@ final class StandbyRigs {
         WorkerPool pool = new WorkerPool(1, r -> {
             throw new AssertionError("no thread is started in this test");
         });
-        pool.standbyHost = new WorkerPool.StandbyHost() {
+        pool.standbySlot.host = new StandbySlot.Host() {
             @Override
             public long nanosUntilTick(long tick) {
                 return Long.MAX_VALUE; // every tick is far off: the standby would park, never step

@@ -36,7 +36,7 @@ import org.jctools.queues.MessagePassingQueue;
  * <p>Tests drive it directly: {@link #of(WheelTimer)} finds a timer's loop, {@link #step()} and
  * {@link #planPark()} run the owner's decisions on the calling thread, and {@link #wheel()} shows its wheel.
  */
-final class OwnerLoop implements WorkerPool.StandbyHost {
+final class OwnerLoop implements StandbySlot.Host {
 
     /**
      * The longest the owner backs off, once yielding has not helped, while a producer sits between its queue index

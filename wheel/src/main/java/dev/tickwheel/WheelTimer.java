@@ -157,7 +157,7 @@ public final class WheelTimer extends CommandPort implements ScheduledExecutorSe
         this.loop = new OwnerLoop(this, dispatch, TickClock.levelBitsFor(b.tickNanos, b.levelBits), b.batch,
                 b.stepHook);
         if (dispatch instanceof WorkerPool && !b.manual) {
-            ((WorkerPool) dispatch).standbyHost = loop; // a worker stands by for the next due timer
+            ((WorkerPool) dispatch).standbySlot.host = loop; // a worker stands by for the next due timer
         }
     }
 

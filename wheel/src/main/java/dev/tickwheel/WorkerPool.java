@@ -48,22 +48,10 @@ import java.util.function.Consumer;
  * run at once.
  *
  * <h2>One worker stands by for the next due timer</h2>
- * The first worker to go idle while none stands by parks in the {@link #standby} slot instead of on the idle
- * stack, until the tick of the owner's next due timer ({@link #readyAt}, published by whoever steps the owner's
- * loop as it plans a park). At that tick it tries to run the expiry half of the owner's step itself
- * ({@link StandbyHost#standbyStep}: one CAS on the loop's step token, only while the owner is parked; advance to now,
- * hand off what is due) and then takes the first due timer, with no hand-off wake-up; if the owner stepped first, it
- * is already awake for the owner's push. So a timer that fires
- * while the pool is idle waits for one thread's wake-up, as with the JDK's leader thread, not for the owner's and
- * then a worker's in turn. The costs: the standby's timed wake-up at each due tick (counted in {@link #wakeups}),
- * and an unpark to re-arm it when a plan moves the tick earlier than the one it parked for (also counted); after
- * its step the owner wakes at its backup tick to drain and plan (one wake-up, off the timer's path; sooner only if
- * the next due timer needs it). A waker pops the idle stack first, unless the standby's tick has come (a clock
- * read), then takes the standby.
- * The standby's handshakes: with a producer as the idle stack's (it takes the slot, then looks at the queue and the
- * shutdown flag); with {@link #readyAt}, a Dekker pair of its own (the standby stores {@link #armedTick}, then
- * re-reads {@link #readyTick}; the publisher stores {@code readyTick}, then reads the slot and {@code armedTick},
- * and unparks the standby if its tick is earlier). jcstress: HandOffVsStandbyPark, ReadyAtVsStandbyArm.
+ * The first worker to go idle while none stands by parks in the {@link StandbySlot} instead of on the idle stack,
+ * until the tick of the owner's next due timer, and steps the owner's loop itself at that tick: a timer that fires
+ * while the pool is idle waits for one thread's wake-up, not two in turn. A waker pops the idle stack first, unless
+ * the standby's tick has come, then takes the standby. The slot's handshakes and costs are in its class comment.
  *
  * <h2>The wake-up handshake</h2>
  * A parking worker marks itself PARKED, pushes itself on the idle stack (an atomic), then looks at the queue
@@ -103,7 +91,7 @@ final class WorkerPool extends TaskDispatch {
 
     /** Worker states. ACTIVE: running a task, taking, or spinning. */
     static final int ACTIVE = 0;
-    /** In the {@link #standby} slot, parked until the next due tick or about to: a waker takes it, or the tick. */
+    /** In the {@link StandbySlot}, parked until the next due tick or about to: a waker takes it, or the tick. */
     static final int STANDBY = 1;
     /** On the idle stack, parked or about to: needs a waker (which pops it and stores ACTIVE) to run again. */
     static final int PARKED = 2;
@@ -119,7 +107,6 @@ final class WorkerPool extends TaskDispatch {
     private static final VarHandle AWAKE;
     private static final VarHandle IN_TASK;
     private static final VarHandle ENDED;
-    private static final VarHandle STANDBY_SLOT;
 
     static {
         try {
@@ -130,7 +117,6 @@ final class WorkerPool extends TaskDispatch {
             AWAKE = lookup.findVarHandle(WorkerPool.class, "awake", int.class);
             IN_TASK = lookup.findVarHandle(Worker.class, "inTask", boolean.class);
             ENDED = lookup.findVarHandle(Worker.class, "ended", long.class);
-            STANDBY_SLOT = lookup.findVarHandle(WorkerPool.class, "standby", int.class);
         } catch (ReflectiveOperationException e) {
             throw new ExceptionInInitializerError(e);
         }
@@ -178,54 +164,8 @@ final class WorkerPool extends TaskDispatch {
      * the timer once, before the timer is published; null for a test's pool. Plain: published with the timer.
      */
     Runnable ownerNudge;
-    /**
-     * How early the standby's timed park aims before its tick: Linux ends a timed park anywhere up to its timer slack
-     * (50 µs by default) after the time asked, so the standby asks that much earlier and spins the rest (at most this,
-     * per tick it stands by for; usually far less, as the park mostly ends near its slack's end).
-     */
-    static final long STANDBY_LEAD_NANOS = TimeUnit.MICROSECONDS.toNanos(50);
-    /**
-     * The nearest tick a worker stands by for: a timer due sooner (a burst, a tick just after another) is the owner's,
-     * so that a standby never spins from tick to tick nor is unparked at each of the owner's plans.
-     */
-    static final long STANDBY_MIN_NANOS = TimeUnit.MICROSECONDS.toNanos(200);
-    /** No due tick to stand by for ({@link #readyTick}, {@link #armedTick}). */
-    static final long NO_READY = Long.MAX_VALUE;
-    /** {@link #armStandby}'s answer when the worker is no longer the standby. */
-    static final long GONE = Long.MIN_VALUE;
-    /** {@link #nanosUntil}'s answer when the time source threw. */
-    private static final long CLOCK_FAILED = Long.MIN_VALUE;
-
-    /** What a standing-by worker needs from the owner's loop: the timer's clock, and a step of the loop. */
-    interface StandbyHost {
-        /** @return nanoseconds until the start of {@code tick} by the timer's clock (negative once it began) */
-        long nanosUntilTick(long tick);
-
-        /** @return whether the calling worker stepped the owner's loop (see {@code OwnerLoop.standbyStep}) */
-        boolean standbyStep();
-    }
-
-    /**
-     * The owner's loop, for the standby; null for a pool with no owner thread (manual drive, tests), which then has
-     * no standby. Plain: set once before the timer is published.
-     */
-    StandbyHost standbyHost;
-    /**
-     * The id of the worker standing by, or 0. cas 0 -&gt; id by the worker that takes the role, cas id -&gt; 0 by
-     * the worker leaving it or by a waker taking it; lv by wakers and by {@link #readyAt}.
-     */
-    private volatile int standby;
-    /**
-     * The tick of the owner's next due timer, or {@link #NO_READY}. sv by the step token's holder only (owner or
-     * standby, in turn), then it reads {@link #standby} and {@link #armedTick}; lv by the standby after its store of
-     * {@code armedTick}.
-     */
-    private volatile long readyTick = NO_READY;
-    /**
-     * The tick the standby parks until ({@link #NO_READY}: until woken). sv by the standby before it re-reads
-     * {@link #readyTick}; lv by the publisher of a new {@code readyTick} and by wakers.
-     */
-    private volatile long armedTick = NO_READY;
+    /** The standby: one idle worker parked until the owner's next due tick (see its class comment). Final. */
+    final StandbySlot standbySlot = new StandbySlot(this);
     /**
      * The owner's side: the chain of the current step and the watchdog's last look, written plain by the step
      * token's holder (the owner, or a standby worker stepping for it; see PoolOwnerSide). In an object of their own,
@@ -298,7 +238,7 @@ final class WorkerPool extends TaskDispatch {
          * The last due tick this worker woke for as the standby (its own, plain): it does not stand by for the same
          * tick twice, but waits for the next plan.
          */
-        long servedTick = NO_READY;
+        long servedTick = StandbySlot.NO_READY;
         /**
          * One-shot timers this worker ran to their end, counted here instead of in the timer's shared adder (see
          * {@code CommandPort.onEndedInPool}). Written by the worker only (a release store after the run: the end it
@@ -432,41 +372,10 @@ final class WorkerPool extends TaskDispatch {
         }
     }
 
-    /**
-     * The step token's holder, as it plans a park: the tick of the next due timer ({@link #NO_READY}: none). For the
-     * owner's plan, the standby stands by only for a tick at least {@link #STANDBY_MIN_NANOS} away (or one it is
-     * armed for already): nearer ticks, as in a burst, stay the owner's, so that the standby neither spins nor is
-     * unparked at each of the owner's plans. For a standby's own step ({@code byStandby}), any later tick: the worker
-     * that stepped comes back to the slot once it has run what it took (after a spin, as any idle worker), and arms
-     * for it; the owner sleeps on to its backup tick meanwhile. If that worker's task blocks, the owner's backup (at
-     * most {@link OwnerLoop#STANDBY_BACKUP_NANOS} and the OS's timer slack past the tick the worker stepped) plans
-     * for the tick instead. If a worker stands by for a later tick (or none), it is unparked to re-arm.
-     *
-     * @return whether a worker will stand by for this tick (the owner may then park a little past it)
-     */
+    /** The step token's holder, as it plans a park: see {@link StandbySlot#readyAt}. */
     @Override
     boolean readyAt(long tick, boolean byStandby) {
-        if (standbyHost == null) {
-            return false;
-        }
-        boolean armed = tick != NO_READY && standby != 0 && armedTick == tick;
-        long n = tick == NO_READY || armed ? 0 : nanosUntil(tick);
-        long nearest = byStandby ? 1 : STANDBY_MIN_NANOS;
-        boolean covered = armed || (tick != NO_READY && n != CLOCK_FAILED && n >= nearest);
-        long publish = covered ? tick : NO_READY;
-        if (publish != readyTick) {
-            readyTick = publish; // sv, then lv of the slot and armedTick: the Dekker pair with armStandby
-        }
-        if (!covered) {
-            return false;
-        }
-        int s = standby;
-        if (s != 0 && publish < armedTick) {
-            unparks.increment();
-            LockSupport.unpark(workers[s - 1].thread);
-        }
-        // The spinner takes the slot when its spin ends, if no work came; a standby that stepped comes back to it.
-        return s != 0 || spinning != 0 || byStandby;
+        return standbySlot.readyAt(tick, byStandby);
     }
 
     @Override
@@ -515,7 +424,7 @@ final class WorkerPool extends TaskDispatch {
 
     /** Whether a worker is parked, stands by, or is still to start: one the watchdog could add (a hint). */
     private boolean canAddWorker() {
-        return (int) idle != 0 || standby != 0 || started < workers.length;
+        return (int) idle != 0 || standbySlot.occupied() || started < workers.length;
     }
 
     @Override
@@ -544,7 +453,7 @@ final class WorkerPool extends TaskDispatch {
         if (cap != Integer.MAX_VALUE && awake >= cap) {
             return false;
         }
-        if ((standbyDue() && wakeStandby()) || wakeOne() || wakeStandby()) {
+        if ((standbySlot.due() && standbySlot.wake()) || wakeOne() || standbySlot.wake()) {
             unparks.increment(); // counted here only: not a parker waking itself, nor shutdown's wake-all
             return true;
         }
@@ -702,7 +611,7 @@ final class WorkerPool extends TaskDispatch {
             }
         } finally {
             w.state = EXITED;
-            STANDBY_SLOT.compareAndSet(this, w.id, 0); // an Error out of its standby: no waker takes a dead worker
+            standbySlot.vacate(w); // an Error out of its standby: no waker takes a dead worker
             AWAKE.getAndAdd(this, -1);
             workerGone();
         }
@@ -764,7 +673,7 @@ final class WorkerPool extends TaskDispatch {
             if (shutdown && queue.isEmpty()) {
                 return null; // no owner hand-off comes after shutdown; a late direct push is revoked by its producer
             }
-            if (!spin() && !shutdown && !standBy(w)) {
+            if (!spin() && !shutdown && !standbySlot.standBy(w)) {
                 park(w);
             }
         }
@@ -802,170 +711,41 @@ final class WorkerPool extends TaskDispatch {
         return spinRounds;
     }
 
-    /** @return the tick published for the standby ({@link #NO_READY}: none; tests) */
-    long readyTick() {
-        return readyTick;
-    }
-
     /** @return whether a worker stands by, or the spinner will (tests) */
     boolean standsBy() {
-        return standbyHost != null && (standby != 0 || spinning != 0);
+        return standbySlot.enabled() && (standbySlot.occupied() || spinning != 0);
     }
 
-    /**
-     * Stands by for the owner's next due timer if no other worker does: parks in the {@link #standby} slot until
-     * that tick (or until woken), then tries to step the owner's loop and goes back to the queue.
-     *
-     * @return whether it stood by (false: another worker does, or the pool has no owner loop)
-     */
-    private boolean standBy(Worker w) {
-        if (standbyHost == null || standby != 0 || !takeStandbySlot(w)) {
-            return false;
-        }
-        boolean interrupted = false;
-        try {
-            for (;;) {
-                long r = armStandby(w);
-                if (r == GONE) {
-                    return true; // it saw work or shutdown and left, or a waker took it: back to the queue
-                }
-                long nanos = r == NO_READY ? Long.MAX_VALUE : nanosUntil(r);
-                if (nanos == CLOCK_FAILED) {
-                    leaveStandby(w); // the user's clock threw: this worker parks on the idle stack instead
-                    return false;
-                }
-                if (nanos <= STANDBY_LEAD_NANOS) {
-                    // Woken by the timed park, which the kernel ends up to its timer slack late: the park aimed
-                    // STANDBY_LEAD_NANOS early, and the rest is a short spin to the tick, never early.
-                    while (nanos > 0 && w.state == STANDBY) {
-                        Thread.onSpinWait();
-                        nanos = nanosUntil(r);
-                    }
-                    w.servedTick = r;
-                    if (leaveStandby(w)) {
-                        unparks.increment(); // its timed wake-up: one per due tick it stood by for
-                        standbyHost.standbyStep();
-                    }
-                    return true;
-                }
-                if (r == NO_READY) {
-                    LockSupport.park(this);
-                } else {
-                    LockSupport.parkNanos(this, nanos - STANDBY_LEAD_NANOS);
-                }
-                if (Thread.interrupted()) {
-                    interrupted = true; // a stray interrupt must not spin this loop; a stop one is kept
-                }
-            }
-        } finally {
-            if (interrupted && stop) {
-                Thread.currentThread().interrupt();
-            }
-        }
+    // ---- for the standby slot ----
+
+    /** @return the worker with this id (its slot in {@link #workers}, + 1) */
+    Worker worker(int id) {
+        return workers[id - 1];
     }
 
-    /**
-     * Takes the standby slot: STANDBY, off the awake count, then the slot's CAS.
-     *
-     * @return whether it holds the slot (false: another worker took it first)
-     */
-    boolean takeStandbySlot(Worker w) {
-        w.state = STANDBY; // before the slot's CAS: a waker's ACTIVE store comes after it
-        AWAKE.getAndAdd(this, -1);
-        if (!STANDBY_SLOT.compareAndSet(this, 0, w.id)) {
-            AWAKE.getAndAdd(this, 1);
-            w.state = ACTIVE;
-            return false;
-        }
-        return true;
+    /** Adds to the awake count (a worker takes or leaves the standby slot, as the idle stack's push and pop). */
+    void addAwake(int delta) {
+        AWAKE.getAndAdd(this, delta);
     }
 
-    /**
-     * The standby's look before each park: which tick to park until, by the Dekker pair with {@link #readyAt}
-     * ({@link #armedTick} stored, then {@link #readyTick} read again), then the pair with producers (the slot was
-     * taken, then the queue and the shutdown flag are read). A tick it already woke for is not armed again.
-     *
-     * @return the tick to park until, {@link #NO_READY} to park until woken, or {@link #GONE} if it left the slot
-     *         (work or shutdown seen) or a waker took it out
-     */
-    long armStandby(Worker w) {
-        for (;;) {
-            if (w.state != STANDBY) {
-                return GONE;
-            }
-            long published = readyTick;
-            long r = w.servedTick != NO_READY && published <= w.servedTick ? NO_READY : published;
-            armedTick = r; // sv, then re-read readyTick: the Dekker pair with readyAt
-            if (readyTick != published) {
-                continue;
-            }
-            if (!queue.isEmpty() || shutdown) {
-                leaveStandby(w);
-                return GONE;
-            }
-            return r;
-        }
+    /** @return whether work is queued or the pool is shut down: a standing-by worker must not park */
+    boolean workOrShutdown() {
+        return !queue.isEmpty() || shutdown;
     }
 
-    /**
-     * The standby leaves its slot by itself. If a waker took it first, waits for the waker's ACTIVE store (a few
-     * instructions) so that no later state of its own is overwritten.
-     *
-     * @return whether it left by itself (false: a waker took it)
-     */
-    private boolean leaveStandby(Worker w) {
-        if (STANDBY_SLOT.compareAndSet(this, w.id, 0)) {
-            AWAKE.getAndAdd(this, 1);
-            w.state = ACTIVE;
-            return true;
-        }
-        for (int spins = 0; w.state == STANDBY; spins++) {
-            if ((spins & 63) == 63) {
-                Thread.yield(); // the waker was descheduled between its CAS and its store
-            } else {
-                Thread.onSpinWait();
-            }
-        }
-        return false;
+    /** @return whether shutdownNow has begun (a worker keeps its interrupt) */
+    boolean stopping() {
+        return stop;
     }
 
-    /** Any thread: takes the standby out of its slot, marks it ACTIVE and unparks it. */
-    private boolean wakeStandby() {
-        int s = standby;
-        if (s == 0 || !STANDBY_SLOT.compareAndSet(this, s, 0)) {
-            return false;
-        }
-        Worker w = workers[s - 1];
-        if (w.state == EXITED) {
-            return false; // left the slot by dying (an Error): never revive it
-        }
-        AWAKE.getAndAdd(this, 1);
-        w.state = ACTIVE;
-        LockSupport.unpark(w.thread);
-        return true;
+    /** @return whether a worker spins now: it takes the standby slot when its spin ends, if no work came */
+    boolean spinnerComing() {
+        return spinning != 0;
     }
 
-    /**
-     * Whether the standby's tick has come (it is waking for it, or late): a waker takes it before the idle stack.
-     * Before its tick a waker leaves it for that tick and pops the idle stack first.
-     */
-    private boolean standbyDue() {
-        long r = armedTick;
-        return standby != 0 && r != NO_READY && nanosUntil(r) <= 0;
-    }
-
-    /**
-     * The host's clock, read on a worker or a waker: a user's time source that throws must not kill a worker or a
-     * producer here (the owner's own reads fail the owner, as before).
-     *
-     * @return nanoseconds until the tick, or {@link #CLOCK_FAILED}
-     */
-    private long nanosUntil(long tick) {
-        try {
-            return standbyHost.nanosUntilTick(tick);
-        } catch (Throwable e) {
-            return CLOCK_FAILED;
-        }
+    /** Counts a wake-up (metrics): the standby's timed wake-up, or an unpark to re-arm it. */
+    void countWakeup() {
+        unparks.increment();
     }
 
     /** Parks until a waker pops this worker off the idle stack. */
@@ -1075,7 +855,7 @@ final class WorkerPool extends TaskDispatch {
         while (wakeOne()) {
             // every parked worker looks once more, sees shutdown and an empty queue, and exits
         }
-        wakeStandby(); // the slot's CAS then the look at shutdown: either it sees the flag or it is taken here
+        standbySlot.wake(); // the slot's CAS then the look at shutdown: either it sees the flag or it is taken here
         if (live.get() == 0) {
             terminated.countDown(); // no worker left to count it down (or none ever started)
         }
@@ -1194,40 +974,6 @@ final class WorkerPool extends TaskDispatch {
     /** Ends the calling test actor's spin, as {@link #spin()} does before {@link #park} (jcstress). */
     void stopSpinning() {
         spinning = 0;
-    }
-
-    /**
-     * jcstress only ({@code BrokenHandOffVsStandbyPark}): takes the standby slot after its look at the queue, to
-     * show why {@link #armStandby} looks after the slot's CAS. Never called by the library.
-     *
-     * @return whether it stays the standby (would park)
-     */
-    boolean standByLookingFirst(Worker w) {
-        boolean work = !queue.isEmpty() || shutdown;
-        if (!takeStandbySlot(w)) {
-            return false;
-        }
-        if (work) {
-            leaveStandby(w);
-        }
-        return w.state == STANDBY;
-    }
-
-    /**
-     * jcstress only ({@code BrokenReadyAtVsStandbyArm}): arms without reading {@link #readyTick} again after the
-     * store of {@link #armedTick}, to show why {@link #armStandby} does. Never called by the library.
-     */
-    long armStandbyWithoutRecheck(Worker w) {
-        long published = readyTick;
-        long r = w.servedTick != NO_READY && published <= w.servedTick ? NO_READY : published;
-        armedTick = r;
-        return r;
-    }
-
-    /** @return the worker in the standby slot, or null (jcstress arbiters) */
-    Worker standbyWorker() {
-        int s = standby;
-        return s == 0 ? null : workers[s - 1];
     }
 
     /** @return the awake count (jcstress arbiters) */

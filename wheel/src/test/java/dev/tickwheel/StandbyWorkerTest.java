@@ -186,7 +186,7 @@ class StandbyWorkerTest {
                 .workerThreads(1).build();
         WorkerPool pool = timer.pool();
         pool.detachedWorker();
-        pool.standbyHost = OwnerLoop.of(timer);
+        pool.standbySlot.host = OwnerLoop.of(timer);
         pool.becomeSpinner(); // readyAt: a worker will stand by for the tick
         return timer;
     }
@@ -239,7 +239,7 @@ class StandbyWorkerTest {
         clock.advance(2_000, TimeUnit.MICROSECONDS);
         assertTrue(loop.standbyStep());
         assertFalse(timer.isAwake(), "the standby covers the timer 40 µs on: the owner sleeps to its backup");
-        assertEquals(2_040, pool.readyTick(), "published for the worker that comes back to stand by");
+        assertEquals(2_040, pool.standbySlot.readyTick(), "published for the worker that comes back to stand by");
         assertEquals(1, loop.wheel().size());
 
         // The worker does not come back (its task holds it): the owner's backup tick plans, finds the timer due, and
@@ -260,7 +260,7 @@ class StandbyWorkerTest {
                 .workerThreads(1).ownerBatch(4).build();
         WorkerPool pool = timer.pool();
         pool.detachedWorker();
-        pool.standbyHost = OwnerLoop.of(timer);
+        pool.standbySlot.host = OwnerLoop.of(timer);
         pool.becomeSpinner();
         OwnerLoop loop = OwnerLoop.of(timer);
         for (int i = 0; i < 6; i++) { // not more than the owner's plan looks at (READY_SCAN)
