@@ -182,7 +182,12 @@ class StandbyWorkerTest {
 
     /** A manual-drive timer with its own pool of one detached worker, which stands by (as the spinner would). */
     private static WheelTimer standingByRig(ManualTimeSource clock) {
-        WheelTimer timer = WheelTimer.builder().tick(1, TimeUnit.MICROSECONDS).timeSource(clock).manualDrive()
+        return standingByRig(clock, WheelTimer.builder());
+    }
+
+    /** The same rig on a builder the test has set up further (here: a smaller owner batch). */
+    private static WheelTimer standingByRig(ManualTimeSource clock, WheelTimer.Builder builder) {
+        WheelTimer timer = builder.tick(1, TimeUnit.MICROSECONDS).timeSource(clock).manualDrive()
                 .workerThreads(1).build();
         WorkerPool pool = timer.pool();
         pool.detachedWorker();
@@ -256,12 +261,7 @@ class StandbyWorkerTest {
     @Test
     void theStandbyWakesTheOwnerWhenItsStepLeavesDueTimersBehind() {
         ManualTimeSource clock = new ManualTimeSource();
-        WheelTimer timer = WheelTimer.builder().tick(1, TimeUnit.MICROSECONDS).timeSource(clock).manualDrive()
-                .workerThreads(1).ownerBatch(4).build();
-        WorkerPool pool = timer.pool();
-        pool.detachedWorker();
-        pool.standbySlot.host = OwnerLoop.of(timer);
-        pool.becomeSpinner();
+        WheelTimer timer = standingByRig(clock, WheelTimer.builder().ownerBatch(4));
         OwnerLoop loop = OwnerLoop.of(timer);
         for (int i = 0; i < 6; i++) { // not more than the owner's plan looks at (READY_SCAN)
             timer.schedule(() -> { }, 2_000, TimeUnit.MICROSECONDS);
