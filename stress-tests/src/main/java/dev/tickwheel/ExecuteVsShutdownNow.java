@@ -64,7 +64,8 @@ public class ExecuteVsShutdownNow {
     @Arbiter
     public void after(IIII_Result r) {
         int left = 0;
-        for (TimingWheel.Node n; (n = pool.queue.pollWaiting()) != null; ) {
+        // Bounded (Rigs.drain): a queue left mid-push fails the sample instead of hanging the arbiter.
+        for (TimingWheel.Node n : Rigs.drain(pool.queue)) {
             if (!((ScheduledTimer<?>) n).isDone()) {
                 left++;
             }

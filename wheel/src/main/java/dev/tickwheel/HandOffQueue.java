@@ -356,13 +356,13 @@ abstract class HandOffQueueConsumerFields extends HandOffQueuePad1 {
 
     /**
      * The next node to hand out, or the stub. Written by the consumer holding the turn, by a release store (HEAD):
-     * the next consumer acquires it through the turn's CAS, and the lock-free readers ({@link #isEmpty}, the owner's
-     * watchdog) need only see it eventually, since no handshake orders a later load of the consumer against this
-     * store (the park handshake's pair is the idle stack's atomic and the producers' swap of {@code tail}). A
-     * volatile store here was a full fence per take; without it the miss on the taken timer's second line (its state
-     * or task, for most 48-byte timers) may overlap the miss on its link. (Measured only together with the workers'
-     * own end counts, in the expiry shot's medians; the profile did not resolve this store's share.) Read (volatile)
-     * by isEmpty.
+     * the next consumer acquires it through the turn's CAS, and the lock-free readers
+     * ({@link HandOffQueue#isEmpty}, the owner's watchdog) need only see it eventually, since no handshake orders a
+     * later load of the consumer against this store (the park handshake's pair is the idle stack's atomic and the
+     * producers' swap of {@code tail}). A volatile store here was a full fence per take; without it the miss on the
+     * taken timer's second line (its state or task, for most 48-byte timers) may overlap the miss on its link.
+     * (Measured only together with the workers' own end counts, in the expiry shot's medians; the profile did not
+     * resolve this store's share.) Read (volatile) by isEmpty.
      */
     volatile TimingWheel.Node head;
     /** 1 while a consumer holds the turn. cas 0 -&gt; 1 to take it (acquire), release store of 0 to give it back. */
