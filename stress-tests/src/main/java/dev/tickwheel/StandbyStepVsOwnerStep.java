@@ -21,8 +21,9 @@ import org.openjdk.jcstress.infra.results.IIII_Result;
  * the wheel ends empty and consistent, whoever stepped.
  *
  * <p>The timer's own pool, as in production: the step chains the due timer and pushes the chain to the pool's queue
- * (the standby's step as a chain of one it would take itself). Result: how many times the timer is queued in the pool, whether the standby stepped (1), the wheel's size at the end, and the wheel's
- * minimum allowed key past the due tick (1).
+ * (the standby's step as a chain of one it would take itself). Result: how many times the timer is queued in the
+ * pool, whether the standby stepped (1), the wheel's size at the end, and the wheel's minimum allowed key past the
+ * due tick (1).
  */
 @JCStressTest
 @Description("The owner's step vs a standby worker's step at the same due tick: one hand-off, a consistent wheel")

@@ -49,7 +49,8 @@ abstract class TaskDispatch {
 
     /**
      * As {@link #readyAt(long)}; {@code byStandby} when a standing-by worker's own step plans: that worker comes back
-     * to stand by once it has run what it took, so it covers the next tick however near (see {@link StandbySlot#readyAt}).
+     * to stand by once it has run what it took, so it covers the next tick however near (see
+     * {@link StandbySlot#readyAt}).
      *
      * @return whether a worker will stand by for that tick
      */

@@ -238,7 +238,8 @@ class StandbyWorkerTest {
         WorkerPool pool = timer.pool();
         long backupTicks = OwnerLoop.STANDBY_BACKUP_NANOS / 1_000;
         timer.schedule(() -> { }, 2_000, TimeUnit.MICROSECONDS);
-        timer.schedule(() -> { }, 2_040, TimeUnit.MICROSECONDS); // 40 µs after: nearer than the owner's own plans cover
+        // 40 µs after: nearer than the owner's own plans cover
+        timer.schedule(() -> { }, 2_040, TimeUnit.MICROSECONDS);
         loop.step();
         assertEquals(2_000, loop.planPark());
         clock.advance(2_000, TimeUnit.MICROSECONDS);
