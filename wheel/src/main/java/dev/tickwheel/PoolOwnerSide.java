@@ -1,22 +1,218 @@
 package dev.tickwheel;
 
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.LongAdder;
+
 /**
- * The {@link WorkerPool}'s fields of the owner's side: the chain of due timers being built in the current step, and
- * the watchdog's last look at the queue. Plain: only the holder of the owner loop's step token touches them (the owner
- * thread, or a standby worker stepping for it, which builds and pushes a chain but never runs the watchdog); the
- * token's CAS and release store order them between the two. The chain is written once per due timer, so
- * these live apart from the pool's shared fields (the spinner flag, the idle stack, the awake count, the standby
- * slot), which every worker reads on each take and every producer on each push: on the same cache line, each of
- * those reads would miss on a line the owner had just written. Padded on both sides, as JCTools pads its indexes,
- * so that no neighbouring object shares the line either.
+ * The {@link WorkerPool}'s owner's side: what the holder of the owner loop's step token does to the pool. It builds
+ * each step's chain of due timers (in batches, then pushed as one chain: {@link #add}, {@link #pushStep}), and, on the
+ * owner thread only, it is the pool's watchdog ({@link #watch}): it adds a worker past the pool's awake cap when the
+ * queue stalls behind blocked or slow tasks. The workers' side, the producers' push and the pool's lifecycle are
+ * {@link WorkerPool}'s.
+ *
+ * <h2>Threading</h2>
+ * Only the step token's holder calls it: the owner thread, or a standby worker stepping for it (which builds and
+ * pushes a chain but never runs the watchdog). The token's CAS and release store order its plain fields between the
+ * two. What it reads of the pool's shared state goes through the pool's accessors and the queue's (their orderings
+ * are documented there), and the watchdog reads each started worker's {@code state} (volatile) and {@code thread}
+ * (plain, published through the pool's volatile count of started workers).
+ *
+ * <h2>Layout</h2>
+ * The chain is written once per due timer, so its fields live apart from the pool's shared fields (the spinner flag,
+ * the idle stack, the awake count, the standby slot), which every worker reads on each take and every producer on each
+ * push: on the same cache line, each of those reads would miss on a line the owner had just written. Padded on both
+ * sides, as JCTools pads its indexes, so that no neighbouring object shares the line either
+ * ({@code PoolOwnerSideLayoutTest}).
+ *
+ * <h2>Costs (the README's cost model counts them)</h2>
+ * A step's hand-off of k due timers: k plain reference stores into its batches (16 to a line; a lone due timer is
+ * pushed itself), then one getAndSet of the queue's tail and one release store for the whole chain; when its recycled
+ * batches run out, one getAndSet of the queue's free list. The watchdog: once a step, an opaque load of the queue's
+ * count of timers handed out (the line workers write per take), never a spin on it.
  */
 final class PoolOwnerSide extends PoolOwnerSideFields {
     long q00, q01, q02, q03, q04, q05, q06, q07;
     long q10, q11, q12, q13, q14, q15, q16, q17;
+
+    /**
+     * How long the queue may hand nothing out, with work queued, before the watchdog wakes one more worker past the
+     * pool's awake cap (a task that blocks, or runs long, while timers wait behind it).
+     */
+    static final long STALL_NANOS = TimeUnit.MICROSECONDS.toNanos(100);
+    /**
+     * How long the queue may hand nothing out before the watchdog adds a worker although an awake one is runnable
+     * (running a long task, or only waiting for a CPU: on a machine with few cores a runnable worker often waits
+     * longer than {@link #STALL_NANOS} for its turn, and one more thread would only wait beside it).
+     */
+    static final long RUNNABLE_STALL_NANOS = TimeUnit.MILLISECONDS.toNanos(10);
+
+    /**
+     * Batches kept for reuse: enough for {@code 1,024 x 64} timers handed off and not yet taken (about 300 KB, made
+     * only as a burst needs them: a timer whose pool keeps up holds one or two); a burst with more in flight makes
+     * the others as garbage, one per 64 timers, rather than keep them for good.
+     */
+    static final int POOLED_BATCHES = 1024;
+
+    PoolOwnerSide(WorkerPool pool) {
+        super(pool);
+    }
+
+    // ---- the step's chain ----
+
+    /**
+     * Adds a due timer (DISPATCHED) to this step's batch (plain stores); a full batch joins the step's chain, and
+     * {@link #pushStep} hands the chain off.
+     */
+    void add(ScheduledTimer<?> t) {
+        count++;
+        HandOffBatch b = filling;
+        if (b == null) {
+            b = freshBatch();
+            if (b == null) {
+                chain(t); // no memory for a batch: the timer joins the chain itself (its state is DISPATCHED)
+                return;
+            }
+            filling = b;
+        }
+        b.items[b.count++] = t;
+        if (b.count == HandOffBatch.CAPACITY) {
+            chain(b);
+            filling = null;
+        }
+    }
+
+    /**
+     * An empty batch, recycled if one came back, else a new one (pooled while fewer than the bound); null if the heap
+     * has no room for one. The timer being added is DISPATCHED already, and only the pool's queue can end it now: it
+     * must reach the queue, batch or not, or it would never run nor be handed back.
+     */
+    private HandOffBatch freshBatch() {
+        HandOffBatch b = spare;
+        if (b == null) {
+            b = queue.takeFreeBatches();
+        }
+        if (b != null) {
+            spare = b.freeNext;
+            b.freeNext = null;
+            return b;
+        }
+        boolean keep = pooledBatches < POOLED_BATCHES;
+        HandOffBatch fresh;
+        try {
+            fresh = new HandOffBatch(keep);
+        } catch (OutOfMemoryError e) {
+            return null;
+        }
+        if (keep) {
+            pooledBatches++;
+        }
+        return fresh;
+    }
+
+    private void chain(TimingWheel.Node n) {
+        if (first == null) {
+            first = n;
+        } else {
+            last.next = n;
+        }
+        last = n;
+    }
+
+    /**
+     * After a step's hand-offs: pushes the step's whole chain to the pool's queue (one getAndSet, one release store).
+     * A lone due timer (an isolated fire, the latency path) is pushed itself, as a task due now is, and its batch
+     * stays for the next step; so does an empty batch (a step that dispatched nothing).
+     *
+     * @return how many timers were pushed (0: none, nothing was pushed)
+     */
+    int pushStep() {
+        HandOffBatch b = filling;
+        if (b != null && b.count > 0) {
+            if (first == null && b.count == 1) {
+                chain(b.items[0]);
+                b.items[0] = null;
+                b.count = 0;
+            } else {
+                chain(b);
+                filling = null;
+            }
+        }
+        TimingWheel.Node head = first;
+        if (head == null) {
+            return 0;
+        }
+        TimingWheel.Node tail = last;
+        int pushed = count;
+        first = null;
+        last = null;
+        count = 0;
+        queue.pushChain(head, tail);
+        return pushed;
+    }
+
+    // ---- the watchdog (owner thread only) ----
+
+    /**
+     * Once a step: if work has waited in the queue with nothing handed out for {@link #STALL_NANOS} while no awake
+     * worker will come back by itself (each blocked in its task), or for {@link #RUNNABLE_STALL_NANOS} in any case,
+     * wake or start one more worker, past the cap. Reads the queue's count of timers handed out
+     * ({@link HandOffQueue#taken()}, on the line the workers write per take) once a step; never spins on it.
+     *
+     * @return whether work is queued (the owner then parks at most {@link #STALL_NANOS}, to look again)
+     */
+    boolean watch(long nowNanos) {
+        WorkerPool p = pool;
+        if (queue.isEmpty()) {
+            watchedTaken = -1;
+            return false;
+        }
+        if (!p.canAddWorker()) {
+            watchedTaken = -1;
+            return false; // every worker is awake already: nothing to add; they come back to the queue themselves
+        }
+        long taken = queue.taken();
+        if (taken != watchedTaken) {
+            watchedTaken = taken;
+            watchedSinceNanos = nowNanos;
+        } else {
+            long stalled = nowNanos - watchedSinceNanos;
+            if (stalled >= RUNNABLE_STALL_NANOS || (stalled >= STALL_NANOS && !anyAwakeComing())) {
+                watchedSinceNanos = nowNanos;
+                stalls.increment();
+                p.signal();
+            }
+        }
+        return true;
+    }
+
+    /**
+     * Whether an awake worker will come back to the queue by itself: one between tasks (taking, spinning, or woken
+     * and not yet running), or one in a task whose thread is runnable (a long task, or one only waiting for a CPU).
+     * Then only a longer stall adds a worker; one blocked in its task (waiting, parked, sleeping) does not count.
+     * Owner only, and only when the queue has stalled.
+     */
+    private boolean anyAwakeComing() {
+        WorkerPool p = pool;
+        int n = p.startedWorkers();
+        for (int id = 1; id <= n; id++) {
+            WorkerPool.Worker w = p.worker(id);
+            if (w != null && w.state == WorkerPool.ACTIVE && w.thread != null
+                    && (!w.inTaskHint() || w.thread.getState() == Thread.State.RUNNABLE)) {
+                return true;
+            }
+        }
+        return false;
+    }
 }
 
 /** The owner's fields, between the two paddings. */
 abstract class PoolOwnerSideFields extends PoolOwnerSidePad {
+    /** The pool. Final. */
+    final WorkerPool pool;
+    /** The pool's queue, which the owner's side pushes to and takes its recycled batches from. Final. */
+    final HandOffQueue queue;
+    /** Times the watchdog found the queue stalled and signalled past the cap (metrics; added by the owner only). */
+    final LongAdder stalls = new LongAdder();
     /**
      * The current step's chain, linked through {@code next}: full batches, then (at the push) the last, partial one
      * or a lone timer, and any timer chained itself when no batch could be allocated; and its number of timers in all.
@@ -28,11 +224,17 @@ abstract class PoolOwnerSideFields extends PoolOwnerSidePad {
     HandOffBatch filling;
     /** Recycled batches taken back from the queue's free list, through {@code freeNext}. */
     HandOffBatch spare;
-    /** Batches made to be pooled (at most WorkerPool.POOLED_BATCHES). */
+    /** Batches made to be pooled (at most {@link PoolOwnerSide#POOLED_BATCHES}). */
     int pooledBatches;
     /** The watchdog's last look: the queue's count of timers handed out, and when it saw it change. */
     long watchedTaken = -1;
     long watchedSinceNanos;
+
+    PoolOwnerSideFields(WorkerPool pool) {
+        this.pool = pool;
+        // The pool makes its queue before its owner's side (field order): a reordering fails here, not later.
+        this.queue = java.util.Objects.requireNonNull(pool.queue, "the pool's queue, made before its owner's side");
+    }
 }
 
 abstract class PoolOwnerSidePad {

@@ -75,7 +75,7 @@ abstract class TaskDispatch {
     }
 
     /**
-     * Owner, once a step: a look at what waits to run (the own pool's watchdog, see {@code WorkerPool.watch}).
+     * Owner, once a step: a look at what waits to run (the own pool's watchdog, see {@code PoolOwnerSide.watch}).
      *
      * @return whether handed-off work is still queued, so that the owner looks again within {@link #stallNanos()}
      */

@@ -151,7 +151,7 @@ public final class WheelTimer extends CommandPort implements ScheduledExecutorSe
         this.poolQueuesHandOffs = dispatch.takesWorkDueNow();
         if (dispatch instanceof WorkerPool) {
             // Published with the timer (set before it is). The watchdog's look comes within the stall, or a tick.
-            long watchTicks = Math.max(1, WorkerPool.STALL_NANOS / clock.tickNanos);
+            long watchTicks = Math.max(1, PoolOwnerSide.STALL_NANOS / clock.tickNanos);
             ((WorkerPool) dispatch).ownerNudge = () -> nudgeForWatch(watchTicks);
         }
         this.loop = new OwnerLoop(this, dispatch, TickClock.levelBitsFor(b.tickNanos, b.levelBits), b.batch,

@@ -14,9 +14,10 @@ import java.util.function.Consumer;
  * The timer's own pool, its default: a fixed number of workers, started on demand, taking handed-off timers from one
  * {@link HandOffQueue}. Two kinds of producer feed it: the owner thread, which hands off each step's due timers in
  * batches of up to 64, as one chain (one atomic swap, one release store, at most one wake-up), and any thread that
- * submits work due now
- * ({@code execute}, {@code submit}, a delay of zero or less), which pushes its timer here directly, never through
- * the owner.
+ * submits work due now ({@code execute}, {@code submit}, a delay of zero or less), which pushes its timer here
+ * directly, never through the owner. The owner's side of it (each step's chain, and the watchdog) is
+ * {@link PoolOwnerSide}; the standby for the next due timer is {@link StandbySlot}; this class is the workers' side,
+ * the producers' push and wake-up, and the lifecycle.
  *
  * <h2>The contract it keeps</h2>
  * A slow or blocked task holds only its worker, never the owner, and never the timers queued behind it: a worker that
@@ -41,11 +42,11 @@ import java.util.function.Consumer;
  * For the owner's batches, for work due now submitted from outside the pool, and for a worker that takes a timer and
  * sees more queued, the same holds only while fewer than {@link #awakeCap} workers are awake (max(1, CPUs - 1)):
  * past the cores, each runnable worker only takes CPU from the owner. Past the cap, the owner's watchdog
- * ({@link #watch}) adds a worker when the queue stalls behind blocked tasks; a capped push from outside the owner,
- * and a take that leaves work queued past the cap, nudge the owner for it (a wake-up only if the owner is parked
- * longer than the watchdog's stall). Work due now submitted from one of the pool's own tasks is not capped: as the JDK's
- * pool does, it wakes an idle worker whenever none is spinning, so a task that waits for one it submitted finds it
- * run at once.
+ * ({@link PoolOwnerSide#watch}) adds a worker when the queue stalls behind blocked tasks; a capped push from outside
+ * the owner, and a take that leaves work queued past the cap, nudge the owner for it (a wake-up only if the owner is
+ * parked longer than the watchdog's stall). Work due now submitted from one of the pool's own tasks is not capped:
+ * as the JDK's pool does, it wakes an idle worker whenever none is spinning, so a task that waits for one it
+ * submitted finds it run at once.
  *
  * <h2>One worker stands by for the next due timer</h2>
  * The first worker to go idle while none stands by parks in the {@link StandbySlot} instead of on the idle stack,
@@ -62,9 +63,9 @@ import java.util.function.Consumer;
  * parks in the same way). jcstress: HandOffVsPark, HandOffVsSpinnerPark.
  *
  * <h2>Costs (the README's cost model counts them)</h2>
- * A hand-off of k due timers by the owner: k plain reference stores into its batches (16 to a line; a lone due
- * timer is pushed itself), one getAndSet of the queue's tail, one release store, volatile loads of {@code spinning}
- * and {@code idle}, and at most one CAS + unpark; when its recycled batches run out, one getAndSet of the free list.
+ * A hand-off of k due timers by the owner: what its side costs ({@link PoolOwnerSide}: k plain reference stores, one
+ * getAndSet of the queue's tail, one release store), then volatile loads of {@code spinning} and {@code idle}, and at
+ * most one CAS + unpark.
  * A task due now: the same with k = 1, plus the counters' add. A take: one CAS and one release store on the
  * consumers' turn, an opaque store of the count handed out, and the loads of the recruit check; once per batch the
  * take of its node (a release store of the head, two when it moves off the stub first, and a getAndSet of the tail to
@@ -77,18 +78,6 @@ final class WorkerPool extends TaskDispatch {
     static final int MAX_SPINS = 1 << 10;
     /** The fewest: what a spin shrinks to after spins that saw nothing (isolated fires). */
     static final int MIN_SPINS = 1 << 4;
-    /**
-     * How long the queue may hand nothing out, with work queued, before the owner's watchdog wakes one more worker
-     * past {@link #awakeCap} (a task that blocks, or runs long, while timers wait behind it).
-     */
-    static final long STALL_NANOS = TimeUnit.MICROSECONDS.toNanos(100);
-    /**
-     * How long the queue may hand nothing out before the watchdog adds a worker although an awake one is runnable
-     * (running a long task, or only waiting for a CPU: on a machine with few cores a runnable worker often waits
-     * longer than {@link #STALL_NANOS} for its turn, and one more thread would only wait beside it).
-     */
-    static final long RUNNABLE_STALL_NANOS = TimeUnit.MILLISECONDS.toNanos(10);
-
     /** Worker states. ACTIVE: running a task, taking, or spinning. */
     static final int ACTIVE = 0;
     /** In the {@link StandbySlot}, parked until the next due tick or about to: a waker takes it, or the tick. */
@@ -167,12 +156,12 @@ final class WorkerPool extends TaskDispatch {
     /** The standby: one idle worker parked until the owner's next due tick (see its class comment). Final. */
     final StandbySlot standbySlot = new StandbySlot(this);
     /**
-     * The owner's side: the chain of the current step and the watchdog's last look, written plain by the step
-     * token's holder (the owner, or a standby worker stepping for it; see PoolOwnerSide). In an object of their own,
-     * padded, because the chain is written once per due timer: beside the fields above, which every take and push
-     * reads, they made each take miss on a line the owner had just written.
+     * The owner's side: its step chain and its watchdog ({@link PoolOwnerSide}), whose fields the step token's holder
+     * writes plain (the owner, or a standby worker stepping for it). In an object of their own, padded, because the
+     * chain is written once per due timer: beside the fields above, which every take and push reads, they made each
+     * take miss on a line the owner had just written. Final.
      */
-    private final PoolOwnerSide own = new PoolOwnerSide();
+    private final PoolOwnerSide own = new PoolOwnerSide(this);
     /**
      * The idle stack's top: (push count &lt;&lt; 32) | (worker index + 1), 0 when empty. cas by a parking worker
      * (push, counting pushes against ABA) and by wakers (pop); lv by producers.
@@ -194,8 +183,6 @@ final class WorkerPool extends TaskDispatch {
     private final LongAdder batches = new LongAdder();
     /** Parked workers unparked by a signal (metrics): added by the waker, on the wake-up path only. */
     private final LongAdder unparks = new LongAdder();
-    /** Times the owner's watchdog found the queue stalled and signalled past the cap (metrics; owner only). */
-    private final LongAdder stalls = new LongAdder();
 
     /**
      * @param size    the most workers, positive
@@ -252,6 +239,11 @@ final class WorkerPool extends TaskDispatch {
             this.id = id;
         }
 
+        /** @return whether the worker is inside a task (opaque: a hint for the owner's watchdog) */
+        boolean inTaskHint() {
+            return (boolean) IN_TASK.getOpaque(this);
+        }
+
         @Override
         public void run() {
             pool.work(this);
@@ -261,71 +253,11 @@ final class WorkerPool extends TaskDispatch {
     // ---- producers: the owner's batch, and work due now ----
 
     /**
-     * Batches kept for reuse: enough for {@code 1,024 x 64} timers handed off and not yet taken (about 300 KB, made
-     * only as a burst needs them: a timer whose pool keeps up holds one or two); a burst with more in flight makes
-     * the others as garbage, one per 64 timers, rather than keep them for good.
-     */
-    static final int POOLED_BATCHES = 1024;
-
-    /**
-     * Owner: adds a due timer to this step's batch (plain stores); a full batch joins the step's chain, and
-     * {@link #afterBatch} hands the chain off.
+     * Owner: adds a due timer to this step's batch (plain stores); {@link #afterBatch} hands the step's chain off.
      */
     @Override
     void dispatch(ScheduledTimer<?> t) {
-        PoolOwnerSide o = own;
-        o.count++;
-        HandOffBatch b = o.filling;
-        if (b == null) {
-            b = freshBatch(o);
-            if (b == null) {
-                chain(o, t); // no memory for a batch: the timer joins the chain itself (its state is DISPATCHED)
-                return;
-            }
-            o.filling = b;
-        }
-        b.items[b.count++] = t;
-        if (b.count == HandOffBatch.CAPACITY) {
-            chain(o, b);
-            o.filling = null;
-        }
-    }
-
-    /**
-     * Owner: an empty batch, recycled if one came back, else a new one (pooled while fewer than the bound); null if
-     * the heap has no room for one. The timer being dispatched is DISPATCHED already, and only the pool's queue can
-     * end it now: it must reach the queue, batch or not, or it would never run nor be handed back.
-     */
-    private HandOffBatch freshBatch(PoolOwnerSide o) {
-        HandOffBatch b = o.spare;
-        if (b == null) {
-            b = queue.takeFreeBatches();
-        }
-        if (b != null) {
-            o.spare = b.freeNext;
-            b.freeNext = null;
-            return b;
-        }
-        boolean pooled = o.pooledBatches < POOLED_BATCHES;
-        HandOffBatch fresh;
-        try {
-            fresh = new HandOffBatch(pooled);
-        } catch (OutOfMemoryError e) {
-            return null;
-        }
-        if (pooled) {
-            o.pooledBatches++;
-        }
-        return fresh;
-    }
-
-    private static void chain(PoolOwnerSide o, TimingWheel.Node n) {
-        if (o.first == null) {
-            o.first = n;
-        } else {
-            o.last.next = n;
-        }
-        o.last = n;
+        own.add(t);
     }
 
     /**
@@ -343,29 +275,9 @@ final class WorkerPool extends TaskDispatch {
      */
     @Override
     void afterBatch(boolean stopping, boolean selfTaking) {
-        PoolOwnerSide o = own;
-        HandOffBatch b = o.filling;
-        if (b != null && b.count > 0) { // an empty one (a step that dispatched nothing) stays for the next step
-            if (o.first == null && b.count == 1) {
-                // A lone due timer (an isolated fire, the latency path): pushed itself, as a task due now is; the
-                // batch stays for the next step.
-                chain(o, b.items[0]);
-                b.items[0] = null;
-                b.count = 0;
-            } else {
-                chain(o, b);
-                o.filling = null;
-            }
-        }
-        TimingWheel.Node first = o.first;
-        if (first != null) {
-            TimingWheel.Node last = o.last;
-            int count = o.count;
-            o.first = null;
-            o.last = null;
-            o.count = 0;
-            queue.pushChain(first, last);
-            if (!stopping && !(selfTaking && count == 1)) {
+        int pushed = own.pushStep();
+        if (pushed > 0) {
+            if (!stopping && !(selfTaking && pushed == 1)) {
                 signal(awakeCap);
             }
             batches.increment();
@@ -386,8 +298,8 @@ final class WorkerPool extends TaskDispatch {
     /**
      * Any thread: a timer due now (already DISPATCHED), pushed straight to the workers. From a thread outside the
      * pool, with the capped signal; if the cap held the wake-up back (the awake workers may all be blocked), the
-     * owner is nudged awake so that its watchdog looks at the queue within {@link #STALL_NANOS}. From one of the
-     * pool's own tasks, uncapped (see below).
+     * owner is nudged awake so that its watchdog looks at the queue within {@link PoolOwnerSide#STALL_NANOS}. From
+     * one of the pool's own tasks, uncapped (see below).
      */
     @Override
     void submitNow(ScheduledTimer<?> t) {
@@ -410,8 +322,8 @@ final class WorkerPool extends TaskDispatch {
      * came first (an atomic swap of the queue's tail), then this reads the owner's plan (in the nudge): the Dekker
      * pair with the owner, which publishes its plan, then looks at the queue ({@link #backlogToWatch}). Either the
      * nudge finds the plan (and wakes the owner, unless that plan ends within the stall: it then wakes by itself; see
-     * CommandPort.nudgeForWatch), or the owner sees the push, steps again, and from then on parks at
-     * most a tick or {@link #STALL_NANOS} (the longer) between its watchdog's looks; the first look only notes the
+     * CommandPort.nudgeForWatch), or the owner sees the push, steps again, and from then on parks at most a tick or
+     * {@link PoolOwnerSide#STALL_NANOS} (the longer) between its watchdog's looks; the first look only notes the
      * queue's count of timers handed out, so a worker is added one stall after it at the soonest. jcstress:
      * CappedPushVsOwnerPark.
      */
@@ -423,7 +335,7 @@ final class WorkerPool extends TaskDispatch {
     }
 
     /** Whether a worker is parked, stands by, or is still to start: one the watchdog could add (a hint). */
-    private boolean canAddWorker() {
+    boolean canAddWorker() {
         return (int) idle != 0 || standbySlot.occupied() || started < workers.length;
     }
 
@@ -460,61 +372,15 @@ final class WorkerPool extends TaskDispatch {
         return started < workers.length && tryStartWorker();
     }
 
-    /**
-     * Owner, once a step: the watchdog. If work has waited in the queue with nothing handed out for
-     * {@link #STALL_NANOS} while no awake worker will come back by itself (each blocked in its task), or for
-     * {@link #RUNNABLE_STALL_NANOS} in any case, wake or start one more worker, past the cap. Reads the queue's count
-     * of timers handed out ({@link HandOffQueue#taken()}, on the line the workers write per take) once a step; never
-     * spins on it.
-     *
-     * @return whether work is queued (the owner then parks at most {@link #STALL_NANOS}, to look again)
-     */
+    /** Owner, once a step: the watchdog ({@link PoolOwnerSide#watch}). */
     @Override
     boolean watch(long nowNanos) {
-        if (queue.isEmpty()) {
-            own.watchedTaken = -1;
-            return false;
-        }
-        if (!canAddWorker()) {
-            own.watchedTaken = -1;
-            return false; // every worker is awake already: nothing to add; they come back to the queue themselves
-        }
-        long taken = queue.taken();
-        if (taken != own.watchedTaken) {
-            own.watchedTaken = taken;
-            own.watchedSinceNanos = nowNanos;
-        } else {
-            long stalled = nowNanos - own.watchedSinceNanos;
-            if (stalled >= RUNNABLE_STALL_NANOS || (stalled >= STALL_NANOS && !anyAwakeComing())) {
-                own.watchedSinceNanos = nowNanos;
-                stalls.increment();
-                signal();
-            }
-        }
-        return true;
-    }
-
-    /**
-     * Whether an awake worker will come back to the queue by itself: one between tasks (taking, spinning, or woken
-     * and not yet running), or one in a task whose thread is runnable (a long task, or one only waiting for a CPU).
-     * Then only a longer stall adds a worker; one blocked in its task (waiting, parked, sleeping) does not count.
-     * Owner only, and only when the queue has stalled.
-     */
-    private boolean anyAwakeComing() {
-        int n = started;
-        for (int i = 0; i < n; i++) {
-            Worker w = workers[i];
-            if (w != null && w.state == ACTIVE && w.thread != null
-                    && (!(boolean) IN_TASK.getOpaque(w) || w.thread.getState() == Thread.State.RUNNABLE)) {
-                return true;
-            }
-        }
-        return false;
+        return own.watch(nowNanos);
     }
 
     @Override
     long stallNanos() {
-        return STALL_NANOS;
+        return PoolOwnerSide.STALL_NANOS;
     }
 
     /**
@@ -716,11 +582,16 @@ final class WorkerPool extends TaskDispatch {
         return standbySlot.enabled() && (standbySlot.occupied() || spinning != 0);
     }
 
-    // ---- for the standby slot ----
+    // ---- for the standby slot and the owner's side ----
 
     /** @return the worker with this id (its slot in {@link #workers}, + 1) */
     Worker worker(int id) {
         return workers[id - 1];
+    }
+
+    /** @return how many workers were started: their ids are 1 to this (a volatile load) */
+    int startedWorkers() {
+        return started;
     }
 
     /** Adds to the awake count (a worker takes or leaves the standby slot, as the idle stack's push and pop). */
@@ -942,7 +813,7 @@ final class WorkerPool extends TaskDispatch {
 
     /** @return times the watchdog woke a worker past the cap (tests) */
     long stalls() {
-        return stalls.sum();
+        return own.stalls.sum();
     }
 
     /**

@@ -318,7 +318,7 @@ class WorkerPoolTest {
     /**
      * The owner's batches wake workers only up to the pool's awake cap (max(1, CPUs - 1)); a timer queued behind a
      * task that blocks while the cap is reached is still run by another worker, which the owner's watchdog wakes once
-     * the queue has not moved for WorkerPool.STALL_NANOS. Both timers go through the owner (1 ns: not due now).
+     * the queue has not moved for PoolOwnerSide.STALL_NANOS. Both timers go through the owner (1 ns: not due now).
      */
     @Test
     void aTimerQueuedBehindABlockedTaskRunsOnAnotherWorkerPastTheCap() throws Exception {
