@@ -31,6 +31,13 @@ import java.util.concurrent.locks.LockSupport;
  * pool; a peer's own threads) and the producers' scheduling loops. Where cores are few the shot cannot take less than
  * their sum divided by the cores: that is the limit beside the fire rate on a small machine.
  *
+ * <p>The same CPU, read shot by shot, gives the limit beside the lag: the <b>lag floor</b> of a shot is how far
+ * past its window's end (the later of the latest deadline and the producers' end) the shot's own work reaches at
+ * best: {@code max(0, max(all its CPU / cores, its busiest thread's CPU) - window)}, the CPU being that of the timer's
+ * threads and the producers' loops during the shot. No scheduling of that work ends the shot sooner; a lag above its
+ * floor is time the cores were not all at work on it (or worked on something else, such as busy neighbours), and a
+ * lag below a target needs a floor below it: less CPU per fire, or more cores.
+ *
  * <pre>
  * java -cp benchmarks/target/benchmarks.jar dev.tickwheel.bench.FiringShots --peers TICKWHEEL,NETTY_1MS,JDK_STPE
  *      --producers 1,2 --workers 1,2,4,8,16,32 [--shots 7] [--warmup 5] [--busy 0]
@@ -76,20 +83,22 @@ public final class FiringShots {
                     + " warm-up + " + shots + " measured shots per configuration, " + busy + " busy processes beside"
                     + "; CPU " + dev.tickwheel.bench.suite.RunEnvironment.cpuModel() + ", " + Runtime.getRuntime().availableProcessors()
                     + " CPUs, load " + dev.tickwheel.bench.suite.RunEnvironment.loadAverage() + ", JDK " + Runtime.version());
-            System.out.printf("%-46s %10s %10s %10s %12s %14s %14s %24s%n", "configuration", "shot ms", "M fires/s",
-                    "lag ms", "lag max ms", "pushes per 1M", "wake-ups /1M", "CPU ns/fire own+pool+prod");
+            System.out.printf("%-46s %10s %10s %10s %12s %14s %14s %14s %24s%n", "configuration", "shot ms",
+                    "M fires/s", "lag ms", "lag max ms", "lag floor ms", "pushes per 1M", "wake-ups /1M",
+                    "CPU ns/fire own+pool+prod");
             for (String[] c : configs) {
                 List<Map<String, String>> rs = ChildJvm.run(FiringShots.class, List.of("--child", "true", "--peer",
                         c[1], "--workers", c[2], "--producers", c[3], "--shots", shots, "--warmup", warmup));
                 Map<String, String> r = rs.get(rs.size() - 1);
                 double shotMs = Double.parseDouble(r.get("shotMedianMs"));
-                System.out.printf("%-46s %10.1f %10.2f %10.2f %12.2f %14s %14s %24s%n", c[0], shotMs,
+                System.out.printf("%-46s %10.1f %10.2f %10.2f %12.2f %14.2f %14s %14s %24s%n", c[0], shotMs,
                         TIMERS / shotMs / 1000.0, Double.parseDouble(r.get("lagMedianMs")),
-                        Double.parseDouble(r.get("lagMaxMs")), r.get("handOffsPer1M"), r.get("wakeupsPer1M"),
+                        Double.parseDouble(r.get("lagMaxMs")), Double.parseDouble(r.get("lagFloorMedianMs")),
+                        r.get("handOffsPer1M"), r.get("wakeupsPer1M"),
                         r.get("ownerCpuNs") + "+" + r.get("poolCpuNs") + "+" + r.get("producerCpuNs"));
                 ChildJvm.report(Map.of("config", c[0].replace(' ', '_'), "shotMedianMs", r.get("shotMedianMs"),
-                        "lagMedianMs", r.get("lagMedianMs"), "lagMaxMs", r.get("lagMaxMs"), "shots",
-                        r.get("shotsMs")));
+                        "lagMedianMs", r.get("lagMedianMs"), "lagMaxMs", r.get("lagMaxMs"), "lagFloorMedianMs",
+                        r.get("lagFloorMedianMs"), "shots", r.get("shotsMs")));
             }
         } finally {
             BusyNeighbours.stop(hogs);
@@ -116,6 +125,8 @@ public final class FiringShots {
         }
         double[] shotMs = new double[shots];
         double[] lagMs = new double[shots];
+        double[] floorMs = new double[shots];
+        int cores = Runtime.getRuntime().availableProcessors();
         double producerCpuNs = 0;
         long[] before = null;
         long[] after = null;
@@ -128,11 +139,13 @@ public final class FiringShots {
                     before = timer.handOffCounts();
                     cpuAtStart = cpuByRole(mx, existing);
                 }
+                Map<Long, Long> cpuBefore = s >= 0 ? cpuByThread(mx, existing) : null;
                 double[] r = shot(timer, delays);
                 if (s >= 0) {
                     shotMs[s] = r[0];
                     lagMs[s] = r[1];
                     producerCpuNs += r[2];
+                    floorMs[s] = lagFloorMs(cpuBefore, cpuByThread(mx, existing), r[2], r[3], r[4], cores);
                 }
             }
             after = timer.handOffCounts();
@@ -163,15 +176,38 @@ public final class FiringShots {
         out.put("shotMedianMs", String.format("%.2f", median(shotMs)));
         out.put("lagMedianMs", String.format("%.3f", median(lagMs)));
         out.put("lagMaxMs", String.format("%.3f", Arrays.stream(lagMs).max().orElse(0)));
+        out.put("lagFloorMedianMs", String.format("%.3f", median(floorMs)));
         StringBuilder all = new StringBuilder();
         for (int s = 0; s < shots; s++) {
-            all.append(s == 0 ? "" : ",").append(String.format("%.1f/%.2f", shotMs[s], lagMs[s]));
+            all.append(s == 0 ? "" : ",").append(String.format("%.1f/%.2f/%.2f", shotMs[s], lagMs[s], floorMs[s]));
         }
         out.put("shotsMs", all);
         ChildJvm.report(out);
     }
 
-    /** @return {shot ms, lag ms} */
+    /**
+     * A shot's lag floor (see the class comment), in ms.
+     *
+     * @param before the timer's threads' CPU ns by thread id, before the shot
+     * @param after the same after it (a thread that appeared during the shot counts from 0)
+     * @param producerCpu the producers' loops' CPU ns in the shot
+     * @param busiestProducer the CPU ns of the busiest producer's loop
+     * @param windowNanos from the shot's start to the later of its latest deadline and the producers' end
+     * @param cores the CPUs this JVM may use
+     */
+    static double lagFloorMs(Map<Long, Long> before, Map<Long, Long> after, double producerCpu, double busiestProducer,
+            double windowNanos, int cores) {
+        double all = producerCpu;
+        double busiest = busiestProducer;
+        for (Map.Entry<Long, Long> e : after.entrySet()) {
+            double used = e.getValue() - before.getOrDefault(e.getKey(), 0L);
+            all += used;
+            busiest = Math.max(busiest, used);
+        }
+        return Math.max(0, Math.max(all / cores, busiest) - windowNanos) / 1e6;
+    }
+
+    /** @return {shot ms, lag ms, producers' CPU ns, the busiest producer's CPU ns, window ns} */
     private static double[] shot(TimerAdapter timer, long[][] delays) throws Exception {
         int producers = delays.length;
         LongAdder fired = new LongAdder();
@@ -238,10 +274,12 @@ public final class FiringShots {
             due = Math.max(due, Math.max(latest[p], loopEnd[p]));
         }
         long cpu = 0;
+        long busiest = 0;
         for (long c : producerCpu) {
             cpu += c;
+            busiest = Math.max(busiest, c);
         }
-        return new double[] {(done - start) / 1e6, Math.max(0, done - due) / 1e6, cpu};
+        return new double[] {(done - start) / 1e6, Math.max(0, done - due) / 1e6, cpu, busiest, due - start};
     }
 
     /**
@@ -257,6 +295,21 @@ public final class FiringShots {
             long ns = mx.getThreadCpuTime(t.getId());
             if (ns > 0) {
                 m.merge(t.getName().endsWith("-owner") ? "owner" : "pool", ns, Long::sum);
+            }
+        }
+        return m;
+    }
+
+    /** The CPU ns so far of each thread the timer made (by id): the threads {@link #cpuByRole} sums. */
+    private static Map<Long, Long> cpuByThread(java.lang.management.ThreadMXBean mx, java.util.Set<Thread> existing) {
+        Map<Long, Long> m = new java.util.HashMap<>();
+        for (Thread t : ThreadCpu.appearedSince(existing)) {
+            if (t.getName().startsWith("shot-producer")) {
+                continue;
+            }
+            long ns = mx.getThreadCpuTime(t.getId());
+            if (ns > 0) {
+                m.put(t.getId(), ns);
             }
         }
         return m;

@@ -34,6 +34,8 @@ final class FiringScenario extends Scenario {
                 results.row(Metric.FIRING_RATE, 0, p, label).put(peer, ExpiryBenchmark.TIMERS / (ms / 1000.0) / 1e6);
                 results.row(Metric.EXPIRY_LAG, 0, p, "lag of the shot's last fire, " + Format.producers(p))
                         .put(peer, Double.parseDouble(r.get("lagMedianMs")));
+                results.row(Metric.EXPIRY_LAG_FLOOR, 0, p, "lag floor: what the shot's own CPU allows at best, "
+                        + Format.producers(p)).put(peer, Double.parseDouble(r.get("lagFloorMedianMs")));
                 double owner = Double.parseDouble(r.get("ownerCpuNs"));
                 double pool = Double.parseDouble(r.get("poolCpuNs"));
                 double loops = Double.parseDouble(r.get("producerCpuNs"));

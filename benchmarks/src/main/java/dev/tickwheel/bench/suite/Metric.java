@@ -53,6 +53,11 @@ enum Metric {
     /** Scenario 8: how long after the later of the latest deadline and the producers' end the last timer fired. */
     EXPIRY_LAG("ms", false),
     /**
+     * Scenario 8: the limit beside the lag: how far past its window the shot's own CPU reaches at best on these cores
+     * (the median of the shots' lag floors, see {@code FiringShots}); never judged.
+     */
+    EXPIRY_LAG_FLOOR("ms", false),
+    /**
      * Scenario 8: CPU ns per fired timer in the shot, the timer's threads and the producers' loops together (the
      * work the cores must find room for; never judged, it explains the rate).
      */

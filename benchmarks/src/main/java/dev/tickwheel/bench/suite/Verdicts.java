@@ -10,6 +10,7 @@ import dev.tickwheel.bench.WheelKind;
 import dev.tickwheel.bench.report.ScalingChart;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.function.Function;
 
 /**
@@ -82,6 +83,7 @@ final class Verdicts {
         v.throughput(Target.FIRING_VS_NETTY_1MS, "in the expiry shot (FiringShots), default builder");
         v.worst(Target.EXPIRY_LAG, "the last fire of the shot within " + limit(Target.EXPIRY_LAG.limit())
                 + " ms of its latest deadline", " ms");
+        v.lagFloor();
         v.worst(Target.SWEEP_SPREAD, "the worker sweep (1 to 32 workers) within " + limit(Target.SWEEP_SPREAD.limit())
                 + "x of its fastest shot", "x");
         v.versus(Target.CHAIN_VS_JDK, "a 1,000-step CompletableFuture async chain no slower than on the JDK's"
@@ -165,6 +167,26 @@ final class Verdicts {
                         + "shot lasts at least its longest delay, " + (ExpiryBenchmark.WINDOW_MS - 1) + " ms, so no "
                         + "timer exceeds " + figure(ceiling) + " M fires/s; " + limit(t.limit()) + "x "
                         + t.versus().label() + " would be " + figure(netty * t.limit()) + " M fires/s)"));
+            }
+        }
+    }
+
+    /**
+     * The limit beside the lag, filed under the lag target: per producer count, how far past the window the shot's
+     * own CPU reaches at best on these cores, for each peer measured (the medians of the shots' floors).
+     */
+    private void lagFloor() {
+        for (Row r : results.rows(List.of(Metric.EXPIRY_LAG_FLOOR))) {
+            StringBuilder each = new StringBuilder();
+            for (Map.Entry<Peer, Double> e : r.values().entrySet()) {
+                each.append(each.length() == 0 ? "" : ", ").append(e.getKey().label()).append(" ")
+                        .append(figure(e.getValue())).append(" ms");
+            }
+            if (each.length() > 0) {
+                out.add(new Verdict(Target.EXPIRY_LAG, Outcome.CONTEXT, "(the limit, " + r.label().replace(
+                        "lag floor: what the shot's own CPU allows at best, ", "") + ": the shot's own CPU, spread"
+                        + " over the cores, and its busiest thread's, reach past the window by at least " + each
+                        + "; a lag below the target needs a floor below it)"));
             }
         }
     }

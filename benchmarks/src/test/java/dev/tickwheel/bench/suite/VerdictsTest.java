@@ -63,6 +63,25 @@ class VerdictsTest {
         assertEquals(Outcome.MET, v.get(Target.CHAIN_VS_JDK).outcome(), v.get(Target.CHAIN_VS_JDK).line());
     }
 
+    /** The limit beside the lag: each peer's floor, per producer count, printed under the lag's verdict. */
+    @Test
+    void theLagsFloorIsPrintedBesideItsVerdictAndJudgesNothing() {
+        Results results = new Results();
+        results.row(Metric.EXPIRY_LAG, 0, 1, "lag, 1 producer").put(Peer.TICKWHEEL, 30.0);
+        results.row(Metric.EXPIRY_LAG, 0, 1, "lag, 1 producer").put(Peer.NETTY_1MS, 45.0);
+        String floor = "lag floor: what the shot's own CPU allows at best, 1 producer";
+        results.row(Metric.EXPIRY_LAG_FLOOR, 0, 1, floor).put(Peer.TICKWHEEL, 12.5);
+        results.row(Metric.EXPIRY_LAG_FLOOR, 0, 1, floor).put(Peer.NETTY_1MS, 38.0);
+        List<Verdict> all = Verdicts.judge(results);
+        List<Verdict> lag = all.stream().filter(v -> v.target() == Target.EXPIRY_LAG).toList();
+        assertEquals(2, lag.size(), lag.toString());
+        assertEquals(Outcome.MISSED, lag.get(0).outcome(), lag.get(0).line());
+        Verdict limit = lag.get(1);
+        assertEquals(Outcome.CONTEXT, limit.outcome(), limit.line());
+        assertTrue(limit.line().contains("(the limit, 1 producer:") && limit.line().contains("Tickwheel 12.5 ms")
+                && limit.line().contains("Netty 1 ms 38.0 ms"), limit.line());
+    }
+
     /**
      * Issue 23's lateness: where the medians of interleaved runs were measured (quiet and busy), they decide, each
      * condition must hold, and the one-run row (which here says the opposite) is not read.
