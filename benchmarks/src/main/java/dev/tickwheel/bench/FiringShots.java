@@ -139,7 +139,7 @@ public final class FiringShots {
                     before = timer.handOffCounts();
                     cpuAtStart = cpuByRole(mx, existing);
                 }
-                Map<Long, Long> cpuBefore = s >= 0 ? cpuByThread(mx, existing) : null;
+                Map<Thread, Long> cpuBefore = s >= 0 ? cpuByThread(mx, existing) : null;
                 double[] r = shot(timer, delays);
                 if (s >= 0) {
                     shotMs[s] = r[0];
@@ -188,18 +188,19 @@ public final class FiringShots {
     /**
      * A shot's lag floor (see the class comment), in ms.
      *
-     * @param before the timer's threads' CPU ns by thread id, before the shot
+     * @param <K> what names a thread (the thread itself, or its id)
+     * @param before the timer's threads' CPU ns by thread, before the shot
      * @param after the same after it (a thread that appeared during the shot counts from 0)
      * @param producerCpu the producers' loops' CPU ns in the shot
      * @param busiestProducer the CPU ns of the busiest producer's loop
      * @param windowNanos from the shot's start to the later of its latest deadline and the producers' end
      * @param cores the CPUs this JVM may use
      */
-    static double lagFloorMs(Map<Long, Long> before, Map<Long, Long> after, double producerCpu, double busiestProducer,
+    static <K> double lagFloorMs(Map<K, Long> before, Map<K, Long> after, double producerCpu, double busiestProducer,
             double windowNanos, int cores) {
         double all = producerCpu;
         double busiest = busiestProducer;
-        for (Map.Entry<Long, Long> e : after.entrySet()) {
+        for (Map.Entry<K, Long> e : after.entrySet()) {
             double used = e.getValue() - before.getOrDefault(e.getKey(), 0L);
             all += used;
             busiest = Math.max(busiest, used);
@@ -288,28 +289,22 @@ public final class FiringShots {
      */
     private static Map<String, Long> cpuByRole(java.lang.management.ThreadMXBean mx, java.util.Set<Thread> existing) {
         Map<String, Long> m = new java.util.TreeMap<>();
-        for (Thread t : ThreadCpu.appearedSince(existing)) {
-            if (t.getName().startsWith("shot-producer")) {
-                continue;
-            }
-            long ns = mx.getThreadCpuTime(t.getId());
-            if (ns > 0) {
-                m.merge(t.getName().endsWith("-owner") ? "owner" : "pool", ns, Long::sum);
-            }
-        }
+        cpuByThread(mx, existing).forEach((t, ns) -> m.merge(t.getName().endsWith("-owner") ? "owner" : "pool", ns,
+                Long::sum));
         return m;
     }
 
-    /** The CPU ns so far of each thread the timer made (by id): the threads {@link #cpuByRole} sums. */
-    private static Map<Long, Long> cpuByThread(java.lang.management.ThreadMXBean mx, java.util.Set<Thread> existing) {
-        Map<Long, Long> m = new java.util.HashMap<>();
+    /** The CPU ns so far of each thread the timer made (not the producers'); threads that ended are not counted. */
+    private static Map<Thread, Long> cpuByThread(java.lang.management.ThreadMXBean mx,
+            java.util.Set<Thread> existing) {
+        Map<Thread, Long> m = new java.util.HashMap<>();
         for (Thread t : ThreadCpu.appearedSince(existing)) {
             if (t.getName().startsWith("shot-producer")) {
                 continue;
             }
             long ns = mx.getThreadCpuTime(t.getId());
             if (ns > 0) {
-                m.put(t.getId(), ns);
+                m.put(t, ns);
             }
         }
         return m;
