@@ -1,0 +1,1 @@
+public class NT { public static void main(String[] a){ long s=0; for(int r=0;r<5;r++){ long t0=System.nanoTime(); for(int i=0;i<10_000_000;i++) s+=System.nanoTime(); long t1=System.nanoTime(); System.out.printf("%.1f ns/read%n",(t1-t0)/1e7);} System.out.println(s==42);} }
