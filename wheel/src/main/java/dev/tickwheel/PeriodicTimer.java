@@ -120,7 +120,7 @@ final class PeriodicTimer extends ScheduledTimer<Void> {
             return false;
         }
         if (!returned) {
-            timer().recordLateness(nextKey); // this period's key, until afterRun computes the next
+            timer().noteLateness(nextKey); // this period's key, until afterRun computes the next
         }
         Throwable failure = null;
         try {

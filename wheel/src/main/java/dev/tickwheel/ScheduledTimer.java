@@ -169,7 +169,7 @@ class ScheduledTimer<V> extends TimerState<V> implements RunnableScheduledFuture
             return false;
         }
         if (!returned) {
-            timer().recordLateness(startKey());
+            timer().noteLateness(startKey());
         }
         Object outcome;
         int phase;

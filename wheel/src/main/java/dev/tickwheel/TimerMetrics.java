@@ -101,10 +101,12 @@ public final class TimerMetrics {
 
     /**
      * @return how late runs started, since the timer was created or since {@link WheelTimer#resetLateness()}: the
-     *         distribution of (start of the run − the start of the tick the timer was due in). Every run the timer
-     *         starts counts (each period of a periodic timer; not a run of a timer handed back by shutdownNow, nor
-     *         one a caller starts before its time). The deadline is the tick's start, so the delay's rounding up to
-     *         the tick (at most one tick, 1 µs by default) is not counted
+     *         distribution of (start of the run − the start of the tick the timer was due in). Empty unless the
+     *         record is on ({@link WheelTimer.Builder#recordLateness()}, {@link WheelTimer#recordLateness(boolean)};
+     *         off by default: it costs a clock read per run). While it is on, every run the timer starts counts
+     *         (each period of a periodic timer; not a run of a timer handed back by shutdownNow, nor one a caller
+     *         starts before its time). The deadline is the tick's start, so the delay's rounding up to the tick (at
+     *         most one tick, 1 µs by default) is not counted
      */
     public Lateness lateness() {
         return lateness;

@@ -3,6 +3,7 @@ package dev.tickwheel;
 import static java.util.concurrent.TimeUnit.MICROSECONDS;
 import static java.util.concurrent.TimeUnit.MILLISECONDS;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -81,7 +82,8 @@ class LatenessHistogramTest {
     void aTimerRecordsHowLateEachRunStartsOnItsClock() {
         ManualTimeSource clock = new ManualTimeSource(0);
         WheelTimer t = WheelTimer.builder().timeSource(clock).tick(1, MILLISECONDS).manualDrive()
-                .executor(Runnable::run).build();
+                .executor(Runnable::run).recordLateness().build();
+        assertTrue(t.recordsLateness());
         t.schedule(() -> { }, 10, MILLISECONDS); // due at tick 10
         t.schedule(() -> { }, 10, MILLISECONDS);
         ScheduledFuture<?> periodic = t.scheduleAtFixedRate(() -> { }, 20, 20, MILLISECONDS);
@@ -111,11 +113,46 @@ class LatenessHistogramTest {
         periodic.cancel(false);
     }
 
+    /**
+     * The record costs a clock read per run, so it is off unless asked for: a default timer counts no run; switched on
+     * at run time it counts the runs that start from then on; switched off it stops counting and keeps what it has.
+     */
+    @Test
+    void theRecordIsOffByDefaultAndCountsOnlyTheRunsThatStartWhileItIsOn() {
+        ManualTimeSource clock = new ManualTimeSource(0);
+        WheelTimer t = WheelTimer.builder().timeSource(clock).tick(1, MILLISECONDS).manualDrive()
+                .executor(Runnable::run).build();
+        assertFalse(t.recordsLateness(), "off by default");
+        t.schedule(() -> { }, 10, MILLISECONDS);
+        t.schedule(() -> { }, 20, MILLISECONDS);
+        t.schedule(() -> { }, 30, MILLISECONDS);
+        OwnerLoop.of(t).step();
+        clock.advance(10_200, MICROSECONDS); // the first, 200 µs late: not recorded
+        OwnerLoop.of(t).step();
+        assertEquals(2, t.metrics().pending(), "it ran");
+        assertEquals(0, t.metrics().lateness().count());
+
+        t.recordLateness(true);
+        clock.advance(10, MILLISECONDS); // the second, 200 µs late: recorded
+        OwnerLoop.of(t).step();
+        TimerMetrics.Lateness l = t.metrics().lateness();
+        assertEquals(1, l.count());
+        assertEquals(200_000, l.maxNanos());
+
+        t.recordLateness(false);
+        assertFalse(t.recordsLateness());
+        clock.advance(10, MILLISECONDS); // the third: not recorded, and the second's record stays
+        OwnerLoop.of(t).step();
+        assertEquals(0, t.metrics().pending());
+        assertEquals(1, t.metrics().lateness().count());
+        t.shutdownNow();
+    }
+
     @Test
     void neitherACallersEarlyRunNorAHandedBackRunIsRecorded() {
         ManualTimeSource clock = new ManualTimeSource(0);
         WheelTimer t = WheelTimer.builder().timeSource(clock).tick(1, MILLISECONDS).manualDrive()
-                .executor(Runnable::run).build();
+                .executor(Runnable::run).recordLateness().build();
         ScheduledFuture<?> early = t.schedule(() -> { }, 50, MILLISECONDS);
         t.schedule(() -> { }, 60, MILLISECONDS);
         OwnerLoop.of(t).step();

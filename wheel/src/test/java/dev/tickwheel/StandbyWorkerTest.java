@@ -144,7 +144,7 @@ class StandbyWorkerTest {
             }
             return System.nanoTime();
         };
-        WheelTimer timer = WheelTimer.builder().timeSource(flaky).workerThreads(1).build();
+        WheelTimer timer = WheelTimer.builder().timeSource(flaky).workerThreads(1).recordLateness().build();
         try {
             timer.schedule(() -> { }, 0, TimeUnit.MILLISECONDS).get(30, TimeUnit.SECONDS);
             for (int i = 0; i < 20; i++) {

@@ -70,8 +70,10 @@ public final class NettyWheelTimerMetrics implements MeterBinder {
         return timer;
     }
 
+    /** Registers the meters, and turns the timer's lateness record on (off by default) for the lateness meters. */
     @Override
     public void bindTo(MeterRegistry registry) {
+        timer.recordLateness(true);
         TimerMeters.bind(registry, timer, NettyWheelTimer::metrics, tags);
     }
 }

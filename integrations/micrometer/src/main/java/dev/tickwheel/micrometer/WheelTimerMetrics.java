@@ -51,7 +51,9 @@ import java.util.Objects;
  * <h2>Why lateness is exported as gauges that read the timer's histogram</h2>
  * The timer keeps its own lateness histogram ({@link TimerMetrics#lateness()}: log-linear buckets, within 3.1% above
  * the true value, recorded by each running thread into a stripe of its own without a lock), since its creation or
- * the last {@link WheelTimer#resetLateness()}. A Micrometer {@code Timer} or {@code DistributionSummary} fed from it
+ * the last {@link WheelTimer#resetLateness()}. The record is off by default (it reads the clock on every run);
+ * {@link #bindTo} turns it on ({@link WheelTimer#recordLateness(boolean)}), so the lateness meters count the runs
+ * that start from the binding on. A Micrometer {@code Timer} or {@code DistributionSummary} fed from it
  * would need each run's value a second time, or the bucket counts added since the last scrape:
  * <ul>
  *   <li>recording each run again into a Micrometer meter would put a second histogram on every run's path, the cost
@@ -119,8 +121,10 @@ public final class WheelTimerMetrics implements MeterBinder {
         return timer;
     }
 
+    /** Registers the meters, and turns the timer's lateness record on (off by default) for the lateness meters. */
     @Override
     public void bindTo(MeterRegistry registry) {
+        timer.recordLateness(true);
         TimerMeters.bind(registry, timer, WheelTimer::metrics, tags);
     }
 }

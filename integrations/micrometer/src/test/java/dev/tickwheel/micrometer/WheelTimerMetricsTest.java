@@ -4,6 +4,7 @@ import static java.util.concurrent.TimeUnit.HOURS;
 import static java.util.concurrent.TimeUnit.MILLISECONDS;
 import static java.util.concurrent.TimeUnit.SECONDS;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -47,7 +48,9 @@ class WheelTimerMetricsTest {
 
     @Test
     void everyMeterReadsTheTimerAfterSchedulesCancelsRejectionsAndRuns() throws InterruptedException {
+        assertFalse(timer.recordsLateness(), "a timer's lateness record is off by default");
         assertSame(timer, WheelTimerMetrics.monitor(registry, timer, "timeouts", Tag.of("service", "api")));
+        assertTrue(timer.recordsLateness(), "binding turns it on for the lateness meters");
         assertCounts(0, 0, 0, 0, 0);
         assertLateness(0, 0, 0, 0, 0, 0);
 

@@ -221,6 +221,16 @@ public final class NettyWheelTimer implements Timer {
         return wheel.metrics();
     }
 
+    /**
+     * Turns the underlying timer's lateness record ({@code metrics().lateness()}) on or off; off by default, as
+     * {@link WheelTimer#recordLateness(boolean)} says (a clock read per run). The Micrometer binder turns it on.
+     *
+     * @param on whether expiries that start from now on record how late they start
+     */
+    public void recordLateness(boolean on) {
+        wheel.recordLateness(on);
+    }
+
     WheelTimer wheelTimer() {
         return wheel;
     }
