@@ -182,7 +182,7 @@ final class OwnerLoop implements StandbySlot.Host {
         poolBacklog = dispatch.watch(clock.elapsedNanos());
         reapedLastStep = reaped > 0;
         long behind = target - wheel.minAllowedKey();
-        port.counters.publishStep(fired, behind > 0 ? behind * clock.tickNanos : 0L);
+        port.counters.publishLag(behind > 0 ? behind * clock.tickNanos : 0L);
         if (port.termination.ownerDone()) {
             return false; // a task run on this thread called shutdownNow
         }
@@ -319,6 +319,8 @@ final class OwnerLoop implements StandbySlot.Host {
             dueCount = 0;
         } finally {
             if (fired != before) {
+                // Counted before the push: a worker may run the step's timers before this step ends.
+                port.counters.publishFired(fired);
                 // One push and at most one wake-up per batch, not per timer; on shutdownNow (the early return
                 // above) the partial chain is still pushed, for the hand-back to take, and wakes nobody.
                 dispatch.afterBatch(port.runState() >= CommandPort.STOP, byStandby);
@@ -518,7 +520,7 @@ final class OwnerLoop implements StandbySlot.Host {
             }
             dispatchDue();
             long behind = tick + 1 - wheel.minAllowedKey();
-            port.counters.publishStep(fired, behind > 0 ? behind * clock.tickNanos : 0L);
+            port.counters.publishLag(behind > 0 ? behind * clock.tickNanos : 0L);
             standbySteps++;
             planReady(tick);
             return true;

@@ -40,8 +40,14 @@ final class TimerCounters {
     final LongAdder moves = new LongAdder();
     /** Periodic runs that threw and were continued (the timer's continuing failure policy); any thread. */
     final LongAdder continuedFailures = new LongAdder();
-    /** sv by the owner after each step; lv by metrics(). */
+    /**
+     * The owner's count of timers handed out. sv by the owner (or the standby stepping for it) before it pushes a
+     * step's due timers to the own pool, so a run the pool starts is counted before it starts: a thread that saw such
+     * a run's future complete reads it here (a task given to your executor, or run on the owner, is handed on during
+     * the step, and may be counted only at the step's end). lv by metrics().
+     */
     private volatile long firedPublished;
+    /** sv by the owner after each step; lv by metrics(). */
     private volatile long lagNanos;
 
     TimerCounters(long maxPending) {
@@ -88,10 +94,14 @@ final class TimerCounters {
         rejected.increment();
     }
 
-    /** The owner's figures after a step. */
-    void publishStep(long fired, long lagNanos) {
-        this.lagNanos = lagNanos;
+    /** The owner's count of timers handed out, before it hands them on. */
+    void publishFired(long fired) {
         this.firedPublished = fired;
+    }
+
+    /** The owner's lag after a step. */
+    void publishLag(long lagNanos) {
+        this.lagNanos = lagNanos;
     }
 
     /**
