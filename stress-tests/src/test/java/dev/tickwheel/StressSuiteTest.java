@@ -71,7 +71,10 @@ class StressSuiteTest {
             "dev.tickwheel.CappedPushVsOwnerPark",
             "dev.tickwheel.BatchRecycleVsRefill",
             "dev.tickwheel.HandOffVsParkBehindBatch",
-            "dev.tickwheel.HandOffVsParkOwnerBatch");
+            "dev.tickwheel.HandOffVsParkOwnerBatch",
+            "dev.tickwheel.ClaimVsSteal",
+            "dev.tickwheel.RefillVsLateThief",
+            "dev.tickwheel.HeldBatchVsOwnerPark");
 
     /** Deliberately broken variants: in the jar, never in the CI run. */
     static final Set<String> BROKEN_TESTS = Set.of("dev.tickwheel.BrokenCancelVsFire",
@@ -81,7 +84,7 @@ class StressSuiteTest {
             "dev.tickwheel.BrokenHandOffVsCappedPark", "dev.tickwheel.BrokenCappedPushVsOwnerPark",
             "dev.tickwheel.BrokenTakeVsHandBack", "dev.tickwheel.BrokenExecuteVsShutdownNow",
             "dev.tickwheel.BrokenShutdownVsPeriodicRunEnd", "dev.tickwheel.BrokenRescheduleVsShutdown",
-            "dev.tickwheel.BrokenBatchRecycleVsRefill", "dev.tickwheel.BrokenHandOffVsParkBehindBatch");
+            "dev.tickwheel.BrokenRefillVsLateThief");
 
     @Test
     void testListNamesEveryTestAndNothingElse() {
@@ -105,7 +108,8 @@ class StressSuiteTest {
             "dev.tickwheel.ReadyAtVsStandbyArm", "dev.tickwheel.StandbyStepVsOwnerStep", "dev.tickwheel.TakeVsHandBack",
             "dev.tickwheel.ExecuteVsShutdownNow", "dev.tickwheel.CappedPushVsOwnerPark",
             "dev.tickwheel.BatchRecycleVsRefill", "dev.tickwheel.HandOffVsParkBehindBatch",
-            "dev.tickwheel.HandOffVsParkOwnerBatch");
+            "dev.tickwheel.HandOffVsParkOwnerBatch", "dev.tickwheel.ClaimVsSteal", "dev.tickwheel.RefillVsLateThief",
+            "dev.tickwheel.HeldBatchVsOwnerPark");
 
     @Test
     void ciTiersRunThePoolsRacesInFullAndEveryOtherRaceReduced() {

@@ -66,6 +66,9 @@ final class HandOffQueue extends HandOffQueuePad2 {
     /** {@link #poll}'s answer while another consumer holds the turn or a producer is between its swap and link. */
     static final TimingWheel.Node RETRY = new TimingWheel.Node();
 
+    /** The holder of {@link #poll()}, the loose consumer of tests and jcstress arbiters; never a worker's. Final. */
+    final BatchHolder loose = new BatchHolder() { };
+
     HandOffQueue() {
         super(new TimingWheel.Node());
     }
@@ -90,19 +93,35 @@ final class HandOffQueue extends HandOffQueuePad2 {
         return head == stub && tail == stub;
     }
 
-    /**
-     * Any thread: takes the oldest timer (a single one, or a batch's next) if this thread gets the consumers' turn
-     * at once.
-     *
-     * @return the timer; null if the queue is empty; {@link #RETRY} if another consumer holds the turn or a producer
-     *         is between its swap and its link (the caller tries again: something may be there)
-     */
+    /** {@link #poll(BatchHolder)} for the loose consumer (tests, jcstress arbiters: one thread at a time). */
     TimingWheel.Node poll() {
+        return poll(loose);
+    }
+
+    /**
+     * The thread that owns {@code h}: its next timer. First the batch it holds (a CAS on the batch's claim word, no
+     * turn); once that is empty, the queue's oldest node, if this thread gets the consumers' turn at once: a single
+     * timer is handed out, a batch is taken out whole, armed, published in {@code h}, and its first timer claimed.
+     *
+     * @return the timer; null if {@code h} holds nothing and the queue is empty; {@link #RETRY} if another consumer
+     *         holds the turn or a producer is between its swap and its link (the caller tries again: something may
+     *         be there)
+     */
+    TimingWheel.Node poll(BatchHolder h) {
+        HandOffBatch b = h.held;
+        if (b != null) {
+            TimingWheel.Node t = claimLow(h, b);
+            if (t != null) {
+                return t;
+            }
+            h.held = null; // read empty (claimed to the end, here or by thieves)
+            h.left = 0;
+        }
         if (takeLock != 0 || !TAKE_LOCK.compareAndSet(this, 0, 1)) {
             return RETRY;
         }
         try {
-            return pollLocked(false);
+            return pollLocked(h);
         } finally {
             TAKE_LOCK.setRelease(this, 0);
         }
@@ -112,11 +131,11 @@ final class HandOffQueue extends HandOffQueuePad2 {
      * Takes the oldest timer, waiting out another consumer's turn and a producer's cut: for the hand-back and the
      * owner's failure, which must strand nothing.
      *
-     * @return the node, or null once the queue is empty
+     * @return the node, or null once {@code h} holds nothing and the queue is empty
      */
-    TimingWheel.Node pollWaiting() {
+    TimingWheel.Node pollWaiting(BatchHolder h) {
         for (int tries = 0; ; tries++) {
-            TimingWheel.Node n = poll();
+            TimingWheel.Node n = poll(h);
             if (n != RETRY) {
                 return n;
             }
@@ -133,73 +152,101 @@ final class HandOffQueue extends HandOffQueuePad2 {
      * turn is for. Never called by the library.
      */
     TimingWheel.Node pollWithoutTurn() {
-        return pollLocked(false);
+        HandOffBatch b = loose.held;
+        if (b != null) {
+            TimingWheel.Node t = claimLow(loose, b);
+            if (t != null) {
+                return t;
+            }
+            loose.held = null;
+        }
+        return pollLocked(loose);
     }
 
-    /**
-     * jcstress only ({@code BrokenBatchRecycleVsRefill}): under the turn, but an emptied batch goes back to the owner
-     * before its node leaves the queue (and its take's RETRY is ignored), to show why {@link #pollBatch} takes the node
-     * out first. Never called by the library.
-     */
-    TimingWheel.Node pollRecyclingFirst() {
-        if (takeLock != 0 || !TAKE_LOCK.compareAndSet(this, 0, 1)) {
-            return RETRY;
-        }
-        try {
-            return pollLocked(true);
-        } finally {
-            TAKE_LOCK.setRelease(this, 0);
-        }
-    }
-
-    /**
-     * Vyukov's pop, under the consumers' turn, handing out a batch's timers one at a time: a batch at the head stays
-     * there until its last timer is claimed, and only then is its node taken out, as a single timer's is (so
-     * {@link #isEmpty} reads non-empty while any of its timers is left).
-     */
-    private TimingWheel.Node pollLocked(boolean recycleFirst) {
-        TimingWheel.Node h = head;
-        if (h == stub) {
-            TimingWheel.Node n = (TimingWheel.Node) NEXT.getAcquire(h);
-            if (n == null) {
+    /** Vyukov's pop, under the consumers' turn: a single timer is handed out; a batch is taken out and armed. */
+    private TimingWheel.Node pollLocked(BatchHolder h) {
+        TimingWheel.Node n = head;
+        if (n == stub) {
+            TimingWheel.Node next = (TimingWheel.Node) NEXT.getAcquire(n);
+            if (next == null) {
                 return tail == stub ? null : RETRY; // empty, or a push behind the stub not yet linked
             }
-            HEAD.setRelease(this, n); // off the stub: isEmpty now reads non-empty until the last node is taken
+            HEAD.setRelease(this, next); // off the stub: isEmpty now reads non-empty until the last node is taken
             stub.next = null; // its link was seen; nobody writes it until the stub is pushed again (which clears it)
-            h = n;
+            n = next;
         }
-        if (h instanceof HandOffBatch) {
-            return pollBatch((HandOffBatch) h, recycleFirst);
+        TimingWheel.Node t = takeNode(n);
+        if (t == RETRY) {
+            return RETRY;
         }
-        TimingWheel.Node t = takeNode(h);
-        if (t != RETRY) {
-            TAKEN.setOpaque(this, taken + 1);
+        TAKEN.setOpaque(this, taken + 1);
+        if (t instanceof HandOffBatch) {
+            return arm(h, (HandOffBatch) t);
         }
         return t;
     }
 
     /**
-     * Under the turn, with the batch {@code b} at the head: its next timer. Out of {@link #pollLocked}, so that the
-     * path of a single timer (a task due now, an isolated fire) stays as small as it was for the compiler.
+     * Under the turn, with the batch {@code b} just taken out of the queue: arms its claim word for its timers (a new
+     * generation), publishes it as {@code h}'s (release, under the turn: the hand-back takes the turn after and so
+     * sees it), and claims its first timer.
+     *
+     * @return the first timer, or RETRY if thieves took them all in the meantime (the caller looks again)
      */
-    private TimingWheel.Node pollBatch(HandOffBatch b, boolean recycleFirst) {
-        TimingWheel.Node h = b;
-        int j = b.claimed;
-        if (j + 1 < b.count) {
-            return claim(b, j); // more left: the batch stays at the head
+    private TimingWheel.Node arm(BatchHolder h, HandOffBatch b) {
+        long generation = HandOffBatch.generation(b.claim) + 1;
+        HandOffBatch.CLAIM.setRelease(b, HandOffBatch.word(generation, b.count, 0));
+        h.heldGeneration = generation;
+        h.held = b;
+        if (!heldHint) {
+            heldHint = true; // for the owner's watchdog: a batch is held (a write per batch at most)
         }
-        if (recycleFirst) {
-            TimingWheel.Node last = claim(b, j); // BROKEN (jcstress only): back to the owner while still queued
-            recycle(b);
-            takeNode(h);
-            return last;
+        TimingWheel.Node t = claimLow(h, b);
+        return t != null ? t : RETRY;
+    }
+
+    /** jcstress only ({@code BrokenRefillVsLateThief}): arms without a new generation. Never called by the library. */
+    TimingWheel.Node armWithoutGeneration(BatchHolder h, HandOffBatch b) {
+        long generation = HandOffBatch.generation(b.claim);
+        HandOffBatch.CLAIM.setRelease(b, HandOffBatch.word(generation, b.count, 0)); // BROKEN: same generation
+        h.heldGeneration = generation;
+        h.held = b;
+        return claimLow(h, b);
+    }
+
+    /** jcstress only: the pop under the turn with {@link #armWithoutGeneration}. Never called by the library. */
+    TimingWheel.Node pollArmingWithoutGeneration(BatchHolder h) {
+        HandOffBatch held = h.held;
+        if (held != null) {
+            TimingWheel.Node t = claimLow(h, held);
+            if (t != null) {
+                return t;
+            }
+            h.held = null;
         }
-        if (takeNode(h) == RETRY) {
-            return RETRY; // its last timer is claimed only once the node can leave (nothing claimed yet)
+        if (takeLock != 0 || !TAKE_LOCK.compareAndSet(this, 0, 1)) {
+            return RETRY;
         }
-        TimingWheel.Node last = claim(b, j);
-        recycle(b); // after the take: the queue holds no reference to it, and no consumer will read it again
-        return last;
+        try {
+            TimingWheel.Node n = head;
+            if (n == stub) {
+                TimingWheel.Node next = (TimingWheel.Node) NEXT.getAcquire(n);
+                if (next == null) {
+                    return tail == stub ? null : RETRY;
+                }
+                HEAD.setRelease(this, next);
+                stub.next = null;
+                n = next;
+            }
+            TimingWheel.Node t = takeNode(n);
+            if (t instanceof HandOffBatch) {
+                t = armWithoutGeneration(h, (HandOffBatch) t);
+                return t != null ? t : RETRY;
+            }
+            return t;
+        } finally {
+            TAKE_LOCK.setRelease(this, 0);
+        }
     }
 
     /** Takes the head node {@code h} (not the stub) out of the queue; RETRY while a producer's link is missing. */
@@ -225,29 +272,151 @@ final class HandOffQueue extends HandOffQueuePad2 {
     /** Timers of a batch whose lines {@link #touchAhead} loads together: at most a core's misses in flight. */
     static final int TOUCH_AHEAD = 8;
 
-    /** Under the turn: hands out the batch's timer {@code j} and clears its slot. */
-    private TimingWheel.Node claim(HandOffBatch b, int j) {
-        TimingWheel.Node t = b.items[j];
-        b.items[j] = null;
-        b.claimed = j + 1;
-        TAKEN.setOpaque(this, taken + 1);
-        Thread me = Thread.currentThread();
-        if ((j & (TOUCH_AHEAD - 1)) == 0 && (j == 0 || b.lastTaker == me)) {
-            touchAhead(b, j + 1);
+    /**
+     * The holder's claim: the lowest timer left in {@code b}, if {@code b} still holds the generation {@code h}
+     * armed (or stole into) and any are left. Reads the slot, then the CAS validates it (see {@link HandOffBatch}).
+     * Sets {@code h.left}; at the first of each group of {@link #TOUCH_AHEAD}, loads the rest of the group's lines.
+     *
+     * @return the timer, or null once the range is empty or the batch is not {@code h}'s any more
+     */
+    TimingWheel.Node claimLow(BatchHolder h, HandOffBatch b) {
+        for (;;) {
+            long c = b.claim;
+            int lo = HandOffBatch.lo(c);
+            int hi = HandOffBatch.hi(c);
+            if (lo >= hi || HandOffBatch.generation(c) != h.heldGeneration) {
+                return null;
+            }
+            TimingWheel.Node t = b.items[lo];
+            if (HandOffBatch.CLAIM.compareAndSet(b, c, c + 1)) {
+                h.left = hi - lo - 1;
+                if (lo + 1 == hi) {
+                    giveBack(b);
+                } else if ((lo & (TOUCH_AHEAD - 1)) == 0) {
+                    touchAhead(h, b, lo + 1, hi);
+                }
+                return t;
+            }
         }
-        b.lastTaker = me;
+    }
+
+    /**
+     * {@code thief}, holding nothing, steals from what {@code victim} holds: the last timer left, or the upper half
+     * of those left (at least two), which it copies into its own batch, arms (a new generation) and publishes as the
+     * batch it holds, so that others may steal from it in turn; it returns the first of them, claimed.
+     *
+     * @return a timer, or null if the victim holds nothing left to steal
+     */
+    TimingWheel.Node steal(BatchHolder thief, BatchHolder victim) {
+        HandOffBatch b = victim.held;
+        if (b == null) {
+            return null;
+        }
+        for (;;) {
+            long c = b.claim;
+            int lo = HandOffBatch.lo(c);
+            int hi = HandOffBatch.hi(c);
+            int n = hi - lo;
+            if (n <= 0) {
+                return null;
+            }
+            int k = n / 2;
+            if (k <= 1) {
+                TimingWheel.Node t = stealTop(b, c);
+                if (t != null) {
+                    return t;
+                }
+                continue;
+            }
+            HandOffBatch mine = thief.own;
+            if (mine == null) {
+                mine = new HandOffBatch(false, true); // once per consumer that ever steals a half
+                thief.own = mine;
+            }
+            int before = mine.count;
+            for (int i = 0; i < k; i++) {
+                mine.items[i] = b.items[hi - k + i]; // its own batch, empty: no claimer reads these slots now
+            }
+            if (!HandOffBatch.CLAIM.compareAndSet(b, c, HandOffBatch.word(HandOffBatch.generation(c), hi - k, lo))) {
+                continue;
+            }
+            for (int i = k; i < before; i++) {
+                mine.items[i] = null; // what an earlier fill left past this one's end
+            }
+            mine.count = k;
+            long generation = HandOffBatch.generation(mine.claim) + 1;
+            HandOffBatch.CLAIM.setRelease(mine, HandOffBatch.word(generation, k, 0));
+            thief.heldGeneration = generation;
+            thief.held = mine;
+            TimingWheel.Node t = claimLow(thief, mine);
+            if (t != null) {
+                return t;
+            }
+            // stolen from in turn, to the last timer, before its first claim: look again
+            thief.held = null;
+            return null;
+        }
+    }
+
+    /**
+     * Claims the top timer of {@code b} if its word is still {@code c} (non-empty): a thief's or the hand-back's
+     * claim of one.
+     *
+     * @return the timer, or null if the word moved
+     */
+    private TimingWheel.Node stealTop(HandOffBatch b, long c) {
+        int lo = HandOffBatch.lo(c);
+        int hi = HandOffBatch.hi(c);
+        TimingWheel.Node t = b.items[hi - 1];
+        if (!HandOffBatch.CLAIM.compareAndSet(b, c, HandOffBatch.word(HandOffBatch.generation(c), hi - 1, lo))) {
+            return null;
+        }
+        if (hi - 1 == lo) {
+            giveBack(b);
+        }
         return t;
     }
 
     /**
-     * Loads the state words of the batch's timers {@code from} .. the end of the group, one after another with
-     * nothing between them: their addresses come from the array, not from each other, so the waits for their lines
-     * from the owner's core overlap instead of coming one per take (each take's CAS on the turn, a full fence, used
-     * to wait for the one miss before it). Volatile loads, which the compiler keeps; summed into a plain field only
-     * so that no load is dead.
+     * The hand-back's claim from what {@code victim} holds: its top timer, whoever holds the batch now.
+     *
+     * @return the timer, or null once the victim's batch is empty (or it holds none)
      */
-    private void touchAhead(HandOffBatch b, int from) {
-        int end = Math.min(from + TOUCH_AHEAD - 1, b.count);
+    TimingWheel.Node stealOne(BatchHolder victim) {
+        HandOffBatch b = victim.held;
+        if (b == null) {
+            return null;
+        }
+        for (;;) {
+            long c = b.claim;
+            if (HandOffBatch.left(c) == 0) {
+                return null;
+            }
+            TimingWheel.Node t = stealTop(b, c);
+            if (t != null) {
+                return t;
+            }
+        }
+    }
+
+    /**
+     * The owner's watchdog: a sum that moves whenever a timer of a batch that {@code h} holds is claimed, and the
+     * number of its timers left.
+     */
+    static long heldProgress(BatchHolder h) {
+        HandOffBatch b = h.held;
+        return b == null ? 0 : b.claim;
+    }
+
+    /**
+     * Loads the state words of the batch's timers {@code from} .. the end of the group (or {@code hi}), one after
+     * another with nothing between them: their addresses come from the array, not from each other, so the waits for
+     * their lines from the owner's core overlap instead of coming one per claim. Volatile loads, which the compiler
+     * keeps; summed into the holder's own field only so that no load is dead. Holder only, so that on many cores a worker does not
+     * pull in lines that a thief then takes.
+     */
+    private static void touchAhead(BatchHolder h, HandOffBatch b, int from, int hi) {
+        int end = Math.min(from + TOUCH_AHEAD - 1, hi);
         int sum = 0;
         for (int k = from; k < end; k++) {
             TimingWheel.Node t = b.items[k];
@@ -255,20 +424,23 @@ final class HandOffQueue extends HandOffQueuePad2 {
                 sum += ((ScheduledTimer<?>) t).phase();
             }
         }
-        touched = sum;
+        h.touched = sum;
     }
 
     /**
-     * The consumer that took an emptied batch's node out: resets it and, if it is one of the pooled ones, gives it
-     * back to the owner (a CAS onto the free list: release; the owner's {@link #takeFreeBatches} acquires).
+     * The thread whose claim emptied {@code b}: if it is a pooled batch, clears it and gives it back to the owner
+     * (a CAS onto the free list: release; the owner's {@link #takeFreeBatches} acquires). A worker's own batch stays
+     * with its worker, and one made beyond the pool's bound is left to the garbage collector.
      */
-    void recycle(HandOffBatch b) {
-        b.count = 0;
-        b.claimed = 0;
-        b.lastTaker = null;
-        if (!b.pooled) {
-            return; // made beyond the pool's bound during a burst: left to the garbage collector
+    void giveBack(HandOffBatch b) {
+        if (b.workerOwned || !b.pooled) {
+            return;
         }
+        TimingWheel.Node[] items = b.items;
+        for (int i = 0, n = b.count; i < n; i++) {
+            items[i] = null; // keeps no run or handed-back timer (and its task) reachable
+        }
+        b.count = 0;
         for (;;) {
             HandOffBatch top = freeBatches;
             b.freeNext = top;
@@ -284,12 +456,29 @@ final class HandOffQueue extends HandOffQueuePad2 {
     }
 
     /**
-     * Timers handed out so far (a batch's count once per timer claimed): the owner's watchdog reads it to see the
-     * queue move, where the head stays the same batch for many takes. Written opaque by the consumer holding the turn,
-     * read opaque: a count for a hint, ordering nothing.
+     * Nodes handed out so far (a batch counts once, when it is taken out): the owner's watchdog reads it to see the
+     * queue move. Written opaque by the consumer holding the turn, read opaque: a count for a hint, ordering nothing.
      */
     long taken() {
         return (long) TAKEN.getOpaque(this);
+    }
+
+    /**
+     * The owner's watchdog: whether a batch may be held with timers left (set by a taker when it arms one; cleared
+     * by the watchdog when its look at the holders finds none).
+     */
+    boolean heldHint() {
+        return heldHint;
+    }
+
+    /** The owner's watchdog, before it looks at the holders. */
+    void clearHeldHint() {
+        heldHint = false;
+    }
+
+    /** The owner's watchdog, when its look found a batch held with timers left. */
+    void setHeldHint() {
+        heldHint = true;
     }
 }
 
@@ -372,8 +561,11 @@ abstract class HandOffQueueConsumerFields extends HandOffQueuePad1 {
     volatile int takeLock;
     /** Nodes and batch timers handed out: see {@link HandOffQueue#taken()}. Opaque stores under the turn. */
     long taken;
-    /** {@link HandOffQueue#touchAhead}'s sum, so that its loads are used; never read. Plain, under the turn. */
-    int touched;
+    /**
+     * Set (volatile, only if clear: at most a write per batch taken) by a consumer that arms a batch; read and
+     * cleared by the owner's watchdog, which then looks at the holders. See {@link HandOffQueue#heldHint()}.
+     */
+    volatile boolean heldHint;
     /**
      * Emptied batches given back to the owner: a stack through {@code freeNext}. cas by the consumer that emptied one
      * (push), getAndSet to null by the owner (takes them all); written once per batch of timers, not per timer.

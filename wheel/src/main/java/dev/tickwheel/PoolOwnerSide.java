@@ -28,7 +28,8 @@ import java.util.concurrent.atomic.LongAdder;
  * A step's hand-off of k due timers: k plain reference stores into its batches (16 to a line; a lone due timer is
  * pushed itself), then one getAndSet of the queue's tail and one release store for the whole chain; when its recycled
  * batches run out, one getAndSet of the queue's free list. The watchdog: once a step, an opaque load of the queue's
- * count of timers handed out (the line workers write per take), never a spin on it.
+ * count of nodes handed out (the line takers write per node), and while a batch is held each worker's slot and its
+ * batch's claim word; never a spin on them.
  */
 final class PoolOwnerSide extends PoolOwnerSideFields {
     long q00, q01, q02, q03, q04, q05, q06, q07;
@@ -153,26 +154,50 @@ final class PoolOwnerSide extends PoolOwnerSideFields {
     // ---- the watchdog (owner thread only) ----
 
     /**
-     * Once a step: if work has waited in the queue with nothing handed out for {@link #STALL_NANOS} while no awake
-     * worker will come back by itself (each blocked in its task), or for {@link #RUNNABLE_STALL_NANOS} in any case,
-     * wake or start one more worker, past the cap. Reads the queue's count of timers handed out
-     * ({@link HandOffQueue#taken()}, on the line the workers write per take) once a step; never spins on it.
+     * Once a step: if work has waited (queued, or left in a batch a worker holds) with nothing handed out for
+     * {@link #STALL_NANOS} while no awake worker will come back by itself (each blocked in its task), or for
+     * {@link #RUNNABLE_STALL_NANOS} in any case, wake or start one more worker, past the cap: it takes what is queued
+     * or steals what is held. Reads the queue's count of nodes handed out ({@link HandOffQueue#taken()}) once a step,
+     * and, only while the queue's hint says a batch is held, each worker's slot and its batch's claim word; never
+     * spins on either.
      *
-     * @return whether work is queued (the owner then parks at most {@link #STALL_NANOS}, to look again)
+     * @return whether work is waiting (the owner then parks at most {@link #STALL_NANOS}, to look again)
      */
     boolean watch(long nowNanos) {
         WorkerPool p = pool;
-        if (queue.isEmpty()) {
+        boolean queued = !queue.isEmpty();
+        long progress = 0;
+        int held = 0;
+        if (queue.heldHint()) {
+            queue.clearHeldHint(); // before the look: a batch armed after it sets the hint again
+            int n = p.startedWorkers();
+            for (int id = 0; id <= n; id++) {
+                BatchHolder h = id == 0 ? queue.loose : p.worker(id);
+                HandOffBatch b = h == null ? null : h.held;
+                if (b != null) {
+                    long c = b.claim;
+                    int left = HandOffBatch.left(c);
+                    if (left > 0) {
+                        held += left;
+                        progress += c;
+                    }
+                }
+            }
+            if (held > 0) {
+                queue.setHeldHint(); // still held: look again next step
+            }
+        }
+        if (!queued && held == 0) {
             watchedTaken = -1;
             return false;
         }
         if (!p.canAddWorker()) {
             watchedTaken = -1;
-            return false; // every worker is awake already: nothing to add; they come back to the queue themselves
+            return false; // every worker is awake already: nothing to add; they come back to the work themselves
         }
-        long taken = queue.taken();
-        if (taken != watchedTaken) {
-            watchedTaken = taken;
+        progress += queue.taken();
+        if (progress != watchedTaken) {
+            watchedTaken = progress;
             watchedSinceNanos = nowNanos;
         } else {
             long stalled = nowNanos - watchedSinceNanos;
@@ -226,7 +251,10 @@ abstract class PoolOwnerSideFields extends PoolOwnerSidePad {
     HandOffBatch spare;
     /** Batches made to be pooled (at most {@link PoolOwnerSide#POOLED_BATCHES}). */
     int pooledBatches;
-    /** The watchdog's last look: the queue's count of timers handed out, and when it saw it change. */
+    /**
+     * The watchdog's last look: the queue's count of nodes handed out plus the claim words of the batches held with
+     * timers left (a sum that moves with every claim), and when it saw it change.
+     */
     long watchedTaken = -1;
     long watchedSinceNanos;
 

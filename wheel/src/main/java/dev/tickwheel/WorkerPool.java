@@ -200,7 +200,7 @@ final class WorkerPool extends TaskDispatch {
     }
 
     /** One worker: its thread, its state and its link in the idle stack. */
-    static final class Worker implements Runnable {
+    static final class Worker extends BatchHolder implements Runnable {
         private final WorkerPool pool;
         /** Its slot in the pool's array, + 1 (the idle stack's name for it). Final. */
         final int id;
@@ -341,7 +341,7 @@ final class WorkerPool extends TaskDispatch {
 
     @Override
     boolean backlogToWatch() {
-        return !queue.isEmpty() && canAddWorker();
+        return (!queue.isEmpty() || queue.heldHint()) && canAddWorker();
     }
 
     /** {@link #signal(int)} with no cap but the pool's size. */
@@ -514,10 +514,13 @@ final class WorkerPool extends TaskDispatch {
         return true;
     }
 
-    /** @return the next timer to run, or null once the pool is shut down and the queue is empty */
+    /**
+     * @return the next timer to run, or null once the pool is shut down, the queue is empty and no batch held by a
+     *         worker has timers left
+     */
     ScheduledTimer<?> take(Worker w) {
         for (int retries = 0; ; ) {
-            TimingWheel.Node n = queue.poll();
+            TimingWheel.Node n = queue.poll(w);
             if (n == HandOffQueue.RETRY) {
                 // Another worker holds the turn for a few instructions, or a producer is mid-push: look again.
                 if ((++retries & 63) == 0) {
@@ -527,22 +530,70 @@ final class WorkerPool extends TaskDispatch {
                 }
                 continue;
             }
+            if (n == null) {
+                retries = 0;
+                n = steal(w);
+            }
             if (n != null) {
-                if (!queue.isEmpty() && !signal(awakeCap)) {
-                    // More waiting, and this worker is about to be busy; the cap held the recruit back: the owner's
-                    // watchdog looks instead, in case the awake workers (this one included) block.
-                    nudgeOwner();
-                }
+                recruit(w);
                 return (ScheduledTimer<?>) n;
             }
-            retries = 0;
             if (shutdown && queue.isEmpty()) {
                 return null; // no owner hand-off comes after shutdown; a late direct push is revoked by its producer
             }
-            if (!spin() && !shutdown && !standbySlot.standBy(w)) {
+            if (spin() || shutdown) {
+                continue;
+            }
+            // One more look at the holders after a spin that saw nothing: the spinner watched the queue only, and a
+            // worker that left timers in its batch counted on the spinner when it did not wake anyone.
+            n = steal(w);
+            if (n != null) {
+                recruit(w);
+                return (ScheduledTimer<?>) n;
+            }
+            if (!standbySlot.standBy(w)) {
                 park(w);
             }
         }
+    }
+
+    /**
+     * After a take that leaves work behind (in the batch this worker holds, or queued): wake one more worker, within
+     * the cap, to steal or take it; if the cap held it back, the owner's watchdog looks instead, in case the awake
+     * workers (this one included) block in their tasks.
+     */
+    private void recruit(Worker w) {
+        if ((w.left > 0 || !queue.isEmpty()) && !signal(awakeCap)) {
+            nudgeOwner();
+        }
+    }
+
+    /**
+     * One look at what the other workers hold, from where this worker's last look stopped: steals from the first with
+     * timers left (see {@link HandOffQueue#steal}). Never a spin: a worker looks once each time it finds the queue
+     * empty, so once per wake-up or run of work, reading each worker's slot once.
+     *
+     * @return a timer, or null if no worker holds any left (or the pool is stopping: the hand-back takes them)
+     */
+    private TimingWheel.Node steal(Worker w) {
+        int n = started;
+        if (n <= 1 || stop) {
+            return null;
+        }
+        int from = w.nextVictim;
+        for (int i = 0; i < n; i++) {
+            int v = from + i < n ? from + i : from + i - n;
+            Worker victim = workers[v];
+            if (victim == w || victim == null) {
+                continue;
+            }
+            TimingWheel.Node t = queue.steal(w, victim);
+            if (t != null) {
+                w.nextVictim = v;
+                return t;
+            }
+        }
+        return null;
     }
 
     /**
@@ -737,9 +788,7 @@ final class WorkerPool extends TaskDispatch {
     void handBack(Consumer<ScheduledTimer<?>> claim) {
         stop = true;
         shutdown = true;
-        for (TimingWheel.Node n; (n = queue.pollWaiting()) != null; ) {
-            claim.accept((ScheduledTimer<?>) n);
-        }
+        handBackQueuedAndHeld(claim);
         int n = started;
         for (int i = 0; i < n; i++) {
             Thread t = workers[i].thread;
@@ -754,11 +803,37 @@ final class WorkerPool extends TaskDispatch {
         shutdown();
     }
 
+    /**
+     * Claims every timer queued, then every timer left in a batch a worker (or the loose consumer) holds: each took
+     * its batch under the turn, before this drain's last turn, so each slot read after the drain shows it; a claim or
+     * steal since is exact (the batch's CAS), so each timer comes here once or is run once by a worker.
+     */
+    private void handBackQueuedAndHeld(Consumer<ScheduledTimer<?>> claim) {
+        BatchHolder mine = new BatchHolder() { };
+        for (TimingWheel.Node n; (n = queue.pollWaiting(mine)) != null; ) {
+            claim.accept((ScheduledTimer<?>) n);
+        }
+        handBackHeld(queue.loose, claim);
+        for (Worker w : workers) {
+            if (w != null) {
+                handBackHeld(w, claim);
+            }
+        }
+    }
+
+    private void handBackHeld(BatchHolder h, Consumer<ScheduledTimer<?>> claim) {
+        for (TimingWheel.Node t; (t = queue.stealOne(h)) != null; ) {
+            claim.accept((ScheduledTimer<?>) t);
+        }
+    }
+
+    /**
+     * The owner failed, or no worker could ever be started: every timer handed off and not yet claimed by a worker
+     * fails, queued or left in a batch a worker holds (as the hand-back takes them).
+     */
     @Override
     void failQueued(Throwable cause) {
-        for (TimingWheel.Node n; (n = queue.pollWaiting()) != null; ) {
-            ((ScheduledTimer<?>) n).fail(cause);
-        }
+        handBackQueuedAndHeld(t -> t.fail(cause));
     }
 
     @Override

@@ -616,6 +616,85 @@ class WorkerPoolTest {
      * the cap, awake and blocked in tasks as far as the pool knows (detached: no thread, so never runnable), and one
      * more parked on the idle stack, which only the owner's watchdog may wake past the cap.
      */
+    /**
+     * A worker takes a step's batch out of the queue whole and claims from it, lowest first; a thief takes the upper
+     * half of what is left into its own batch (the last timer alone, when one is left), from which it claims in turn.
+     * Every timer is claimed once, in the step's order within each part, and the batch goes back to the owner once,
+     * when its last timer is claimed.
+     */
+    @Test
+    void aThiefStealsTheUpperHalfOfWhatAWorkerHoldsAndEachTimerIsClaimedOnce() {
+        ManualTimeSource clock = new ManualTimeSource();
+        WheelTimer timer = WheelTimer.builder().timeSource(clock).tick(1, TimeUnit.MILLISECONDS).manualDrive()
+                .workerThreads(2).build();
+        WorkerPool pool = timer.pool();
+        WorkerPool.Worker holder = pool.detachedWorker();
+        WorkerPool.Worker thief = pool.detachedWorker();
+        List<ScheduledFuture<?>> futures = new ArrayList<>();
+        for (int i = 0; i < 10; i++) {
+            futures.add(timer.schedule(() -> { }, 1, TimeUnit.MILLISECONDS));
+        }
+        clock.advance(1, TimeUnit.MILLISECONDS);
+        OwnerLoop.of(timer).step(); // one batch of ten
+        assertTrue(pool.queue.poll(holder) == futures.get(0), "the holder takes the batch and claims its first");
+        assertTrue(pool.queue.isEmpty(), "the batch left the queue whole");
+        assertTrue(holder.held != null);
+        assertEquals(9, holder.left, "nine left after its claim");
+        assertTrue(pool.queue.steal(thief, holder) == futures.get(6), "nine left: the thief takes the top four");
+        assertTrue(thief.held != null && thief.held != holder.held, "into its own batch");
+        for (int i = 7; i < 10; i++) {
+            assertTrue(pool.queue.poll(thief) == futures.get(i), "the thief claims what it stole, in order: " + i);
+        }
+        assertTrue(pool.queue.poll(thief) == null, "then the thief has nothing");
+        for (int i = 1; i < 5; i++) {
+            assertTrue(pool.queue.poll(holder) == futures.get(i), "the holder keeps the lower half, in order: " + i);
+        }
+        assertTrue(pool.queue.steal(thief, holder) == futures.get(5), "one left: the thief takes it alone");
+        assertTrue(pool.queue.poll(holder) == null, "the holder reads its batch empty");
+        assertTrue(holder.held == null);
+        int recycled = 0;
+        for (HandOffBatch b = pool.queue.freeBatches; b != null; b = b.freeNext) {
+            recycled++;
+            assertEquals(0, b.count);
+            for (TimingWheel.Node item : b.items) {
+                assertTrue(item == null, "a batch given back keeps no timer");
+            }
+        }
+        assertEquals(1, recycled, "the batch went back to the owner once, by the claim that emptied it");
+        assertTrue(pool.queue.steal(thief, holder) == null, "nothing left to steal");
+        timer.shutdownNow();
+    }
+
+    /**
+     * shutdownNow hands back what is left in a batch a worker holds (and in the half a thief stole from it), as well
+     * as what is queued: every timer not claimed by a worker comes back once.
+     */
+    @Test
+    void shutdownNowHandsBackTheTimersLeftInBatchesWorkersHold() {
+        ManualTimeSource clock = new ManualTimeSource();
+        WheelTimer timer = WheelTimer.builder().timeSource(clock).tick(1, TimeUnit.MILLISECONDS).manualDrive()
+                .workerThreads(2).build();
+        WorkerPool pool = timer.pool();
+        WorkerPool.Worker holder = pool.detachedWorker();
+        WorkerPool.Worker thief = pool.detachedWorker();
+        List<ScheduledFuture<?>> futures = new ArrayList<>();
+        for (int i = 0; i < 12; i++) {
+            futures.add(timer.schedule(() -> { }, 1, TimeUnit.MILLISECONDS));
+        }
+        clock.advance(1, TimeUnit.MILLISECONDS);
+        OwnerLoop.of(timer).step(); // one batch of twelve
+        assertTrue(pool.queue.poll(holder) == futures.get(0));
+        assertTrue(pool.queue.steal(thief, holder) == futures.get(7), "eleven left: the thief takes the top five");
+        ScheduledFuture<?> queued = timer.submit(() -> { }); // due now: queued behind
+        List<Runnable> back = timer.shutdownNow();
+        Set<Object> expected = new java.util.HashSet<>(futures.subList(1, 7));
+        expected.addAll(futures.subList(8, 12));
+        expected.add(queued);
+        assertEquals(expected.size(), back.size(), "each timer not claimed comes back once");
+        assertEquals(expected, new java.util.HashSet<Object>(back));
+        assertTrue(pool.queue.poll(holder) == null && pool.queue.poll(thief) == null, "nothing left to claim");
+    }
+
     private record CappedPool(ManualTimeSource clock, WheelTimer timer, WorkerPool pool, WorkerPool.Worker parked) {
         static CappedPool create() {
             ManualTimeSource clock = new ManualTimeSource();
