@@ -7,8 +7,10 @@ import java.lang.invoke.VarHandle;
  * The pool's queue of timers handed off to run: FIFO, many producers, consumers one at a time. Its nodes are timers
  * (a task due now, or a step's lone due timer), linked through the timers themselves (their wheel node's
  * {@code next} field, which is free while a timer is handed off), and {@link HandOffBatch}es: arrays of up to 64 of
- * a step's due timers, which the owner fills and reuses, handed out one timer at a time. A hand-off allocates nothing
- * in the steady state, and a step's whole chain costs what one timer costs.
+ * a step's due timers, which the owner fills and reuses. A consumer takes a batch out of the queue whole, in one turn,
+ * and then claims its timers from the batch's own claim word ({@link BatchHolder}, {@link #claimLow}), where others
+ * may steal from it ({@link #steal}). A hand-off allocates nothing in the steady state, and a step's whole chain costs
+ * what one timer costs.
  *
  * <h2>Why not a JCTools queue</h2>
  * JCTools' queues are arrays of references: handing off a batch of k timers stores k slots (and, in its MPMC
@@ -18,48 +20,53 @@ import java.lang.invoke.VarHandle;
  * one release store: O(1) shared writes per step, whatever its size. JCTools' own linked queues allocate a node per
  * element.
  *
- * <h2>Why batches, not only a chain through the timers</h2>
- * A consumer's first touch of a handed-off timer waits for the timer's line to come from the owner's core. In a chain
- * through the timers each timer's address is read from the one before, so those waits came one per take, each
- * behind the take's CAS (a full fence). In a batch the addresses sit side by side: the consumer that claims the
- * first of each group of {@link #TOUCH_AHEAD} loads the other seven's state words together and their waits overlap
- * ({@link #touchAhead}; only when it also took the timer before, so that on many cores one worker does not pull in
- * lines that others then take). A batch's timers are claimed in order, one per take, so a slow or blocked task holds
- * only the timer its worker took: the rest of its batch stays at the queue's head for the next consumer.
+ * <h2>Why batches, taken whole</h2>
+ * A consumer's first touch of a handed-off timer waits for the timer's line to come from the owner's core. In a batch
+ * the addresses sit side by side, so the holder, at the first of each group of {@link #TOUCH_AHEAD}, loads the other
+ * seven's state words together and their waits overlap ({@link #touchAhead}). Until session 19 a batch stayed at the
+ * queue's head and each of its timers cost a turn on the queue ({@link #takeLock}): with two consumers taking at once
+ * that turn was a spin lock whose line moved between their cores on every take (on 2 vCPUs, 32,768 batches of 64
+ * drained: 16-20 ns a timer with one consumer, 103-137 ns with two). Taken whole, a batch costs one turn; its timers
+ * then cost one CAS each on the batch's claim word, a line only its holder writes unless it is robbed: 13-15 ns a
+ * timer with two consumers (session 19's {@code BatchTake}). A slow or blocked task holds only the timer its worker
+ * claimed: the rest of its batch can be stolen, by a worker the holder recruits, by one that finds the queue empty,
+ * or by one the owner's watchdog adds when the holder blocks (the watchdog finds held batches through
+ * {@link #heldHint}).
  *
  * <h2>The algorithm</h2>
  * Dmitry Vyukov's intrusive MPSC queue, with a stub node: a producer clears the last node's link, swaps
  * {@link #tail} to it (getAndSet), then stores the old tail's {@code next} (release). The consumer follows
  * {@code next} from {@link #head}; when it would take the last node it first pushes the stub behind it, so the queue
  * never holds a reference to a node it has handed out (a periodic timer goes back into the wheel after its run, which
- * rewrites {@code next}; an emptied batch goes back to the owner, which refills it). A batch leaves the queue only
- * when its last timer is claimed, by the consumer that claims it, which only then gives the batch back (jcstress:
- * BatchRecycleVsRefill; BrokenBatchRecycleVsRefill gives it back first, and loses timers). Between a producer's
- * swap and its link the queue is briefly cut: {@link #poll} answers {@link #RETRY}, never "empty", while that is so.
+ * rewrites {@code next}; an emptied batch goes back to the owner, which refills it). A batch is armed only once its
+ * node is out of the queue, and given back only once its last timer is claimed, by the thread whose claim emptied it,
+ * so a batch is never refilled while queued (jcstress: BatchRecycleVsRefill, ClaimVsSteal, RefillVsLateThief). Between
+ * a producer's swap and its link the queue is briefly cut: {@link #poll} answers {@link #RETRY}, never "empty", while
+ * that is so.
  *
  * <p>Consumers take turns through {@link #takeLock} (a CAS to acquire, a release store to let go), which is what
  * makes the single-consumer algorithm safe for the pool's workers and its hand-back: each consumer's plain accesses
- * to {@code head} and the links happen-before the next one's. The turn costs little while one consumer takes; two
- * taking at once make it a spin lock, each take moving the turn's line between their cores (on 2 vCPUs: 12-15 ns a
- * take with one consumer, 91-131 ns with two; session 18's {@code BareTake}). The pool's awake cap keeps one worker
- * on the owner's batches on two cores; on more cores its recruits contend here (README, the many-core cost model).
+ * to {@code head} and the links happen-before the next one's. It is taken once per node: per timer due now, per
+ * isolated fire, and per batch of up to 64 of a step's due timers. The consumer that takes a batch publishes it as
+ * its own ({@link BatchHolder#held}) before it lets the turn go, so the hand-back, which takes the turn after, sees
+ * it and claims what it has left.
  *
  * <h2>Emptiness, for the wake-up handshake</h2>
  * {@link #isEmpty()} loads {@link #head} and then {@link #tail} (both volatile): empty when both are the stub. It
  * can answer "empty" while nodes are queued: between its two loads a consumer may move {@code head} off the stub,
  * take the last node and push the stub behind it while a producer's swap is not yet linked. It is safe for the
  * wake-up handshake because that consumer is awake and holds on: every consumer that moves {@code head} off the
- * stub keeps polling (RETRY, never giving up) until it hands a timer out (the first claim of a batch moves
- * {@code head} off the stub onto the batch, as any node's take does; the claims after it, up to its last, move neither
- * {@code head} nor {@code tail}, so a batch counts here as one node, taken at its last claim), and takes what
- * follows; and a push that
+ * stub keeps polling (RETRY, never giving up) until it hands a timer out, and takes what follows; and a push that
  * {@code isEmpty} misses with no such consumer came after its tail load. A worker therefore announces that it parks
  * (an atomic on the idle stack), then calls {@code isEmpty}; a producer swaps the tail, then reads the idle stack:
- * one of the two sees the other, or an awake consumer takes the push (jcstress: HandOffVsPark).
+ * one of the two sees the other, or an awake consumer takes the push (jcstress: HandOffVsPark). Timers left in a
+ * held batch are not in the queue, and a parker does not wait for them: their holder is awake and claims them after
+ * its task, and if it blocks the watchdog adds a worker that steals them (jcstress: HandOffVsParkBehindBatch,
+ * HeldBatchVsOwnerPark).
  *
- * <p>Fields are padded apart: {@link #tail} is written by the producers, {@link #head}, {@link #takeLock} and the
- * count of timers handed out by the consumers (who also push emptied batches onto the free list, once per batch,
- * which the owner empties in one getAndSet when it runs out).
+ * <p>Fields are padded apart: {@link #tail} is written by the producers, {@link #head}, {@link #takeLock}, the
+ * count of nodes handed out and the held hint by the consumers (who also push emptied batches onto the free list,
+ * once per batch, which the owner empties in one getAndSet when it runs out).
  */
 final class HandOffQueue extends HandOffQueuePad2 {
 

@@ -28,8 +28,9 @@ import java.util.concurrent.atomic.LongAdder;
  * A step's hand-off of k due timers: k plain reference stores into its batches (16 to a line; a lone due timer is
  * pushed itself), then one getAndSet of the queue's tail and one release store for the whole chain; when its recycled
  * batches run out, one getAndSet of the queue's free list. The watchdog: once a step, an opaque load of the queue's
- * count of nodes handed out (the line takers write per node), and while a batch is held each worker's slot and its
- * batch's claim word; never a spin on them.
+ * count of nodes handed out, a volatile load of its held hint, and, while the hint is set (a batch was taken since its
+ * last look, or its last look found one with timers left), a volatile load of each worker's slot and of each held
+ * batch's claim word and two stores of the hint; never a spin on them.
  */
 final class PoolOwnerSide extends PoolOwnerSideFields {
     long q00, q01, q02, q03, q04, q05, q06, q07;

@@ -20,11 +20,15 @@ import java.util.function.Consumer;
  * the producers' push and wake-up, and the lifecycle.
  *
  * <h2>The contract it keeps</h2>
- * A slow or blocked task holds only its worker, never the owner, and never the timers queued behind it: a worker that
- * takes a timer and leaves others queued recruits another worker unless one is already looking. A task's exception
+ * A slow or blocked task holds only its worker, never the owner, and never the timers queued behind it or left in
+ * its batch: a worker that takes a timer and leaves others queued or in the batch it holds recruits another worker
+ * unless one is already looking, and that worker takes what is queued or steals from the batch (past the awake cap,
+ * the owner's watchdog adds one when nothing moves). A task's exception
  * stays in its future (a {@link Throwable} that escapes {@code run()} anyway goes to the worker's
- * uncaught-exception handler, and the worker goes on). Every timer pushed is taken by exactly one consumer: a worker,
- * which runs it, or {@link #handBack} (shutdownNow) or {@link #failQueued} (owner failure), which claim it; the
+ * uncaught-exception handler, and the worker goes on). Every timer pushed is taken by exactly one consumer (a batch's timers
+ * each by exactly one claim, through the batch's claim word: {@link HandOffBatch}): a worker, which runs it, or
+ * {@link #handBack} (shutdownNow) or {@link #failQueued} (owner failure), which claim it, queued or left in a held
+ * batch; the
  * timer's own state word then decides whether it runs, is returned or fails. While a timer is queued here only the
  * pool may claim its run (see {@code ScheduledTimer.claimRun}): the queue owns the timer's link until it is taken.
  * shutdownNow interrupts every worker, as the JDK's pool does.
@@ -66,11 +70,15 @@ import java.util.function.Consumer;
  * A hand-off of k due timers by the owner: what its side costs ({@link PoolOwnerSide}: k plain reference stores, one
  * getAndSet of the queue's tail, one release store), then volatile loads of {@code spinning} and {@code idle}, and at
  * most one CAS + unpark.
- * A task due now: the same with k = 1, plus the counters' add. A take: one CAS and one release store on the
- * consumers' turn, an opaque store of the count handed out, and the loads of the recruit check; once per batch the
- * take of its node (a release store of the head, two when it moves off the stub first, and a getAndSet of the tail to
- * push the stub when the batch is the last node) and one CAS to give the batch back; once per group of eight, the
- * next seven timers' state words loaded together (by a consumer that also took the timer before them).
+ * A task due now: the same with k = 1, plus the counters' add. A take of a single timer: one CAS and one release
+ * store on the consumers' turn, an opaque store of the count of nodes handed out, and the loads of the recruit check.
+ * A batch of k: one such turn for the whole batch (plus a release store of the head, two when it moves off the stub
+ * first, and a getAndSet of the tail to push the stub when the batch is the last node), a release store arming its
+ * claim word and one publishing it as the worker's; then per timer one CAS on the batch's claim word (a line no
+ * other taker writes unless it steals) and the recruit check's loads; once per group of eight, the next seven timers'
+ * state words loaded together; and one CAS to give the batch back. A steal: a volatile load of each other worker's
+ * slot once per look (a look comes once per wake-up or empty queue, never in a loop), and for a half of h timers h/2
+ * plain reference copies into the thief's own batch, one CAS on the victim's claim word and two release stores.
  */
 final class WorkerPool extends TaskDispatch {
 
