@@ -14,7 +14,8 @@ import org.openjdk.jcstress.infra.results.II_Result;
 /**
  * Race 32: a worker taking a batch out of the queue, with the awake cap full, vs the owner's step and park plan. The
  * worker's take ({@link WorkerPool#take}) arms the batch, publishes it as its own, sets the queue's held hint if it
- * was clear, claims the first timer, and, since timers are left and the cap holds its recruit back, nudges the owner.
+ * was clear, claims the first timer, and, since timers are left and the cap holds its recruit back, nudges the owner
+ * (a nudge goes out only when the pool could add a worker: here one is parked).
  * The owner's step runs its watchdog (queue empty? hint set? then the holders' slots) and plans its park, after which
  * it looks again ({@code TaskDispatch.backlogToWatch}: queued, or the hint). If the worker then blocks in its task,
  * only the watchdog can add a worker for the timers left in its batch: so the owner must not park with nothing due

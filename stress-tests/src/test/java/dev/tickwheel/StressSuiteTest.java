@@ -74,7 +74,8 @@ class StressSuiteTest {
             "dev.tickwheel.HandOffVsParkOwnerBatch",
             "dev.tickwheel.ClaimVsSteal",
             "dev.tickwheel.RefillVsLateThief",
-            "dev.tickwheel.HeldBatchVsOwnerPark");
+            "dev.tickwheel.HeldBatchVsOwnerPark",
+            "dev.tickwheel.StealVsHandBack");
 
     /** Deliberately broken variants: in the jar, never in the CI run. */
     static final Set<String> BROKEN_TESTS = Set.of("dev.tickwheel.BrokenCancelVsFire",
@@ -84,7 +85,8 @@ class StressSuiteTest {
             "dev.tickwheel.BrokenHandOffVsCappedPark", "dev.tickwheel.BrokenCappedPushVsOwnerPark",
             "dev.tickwheel.BrokenTakeVsHandBack", "dev.tickwheel.BrokenExecuteVsShutdownNow",
             "dev.tickwheel.BrokenShutdownVsPeriodicRunEnd", "dev.tickwheel.BrokenRescheduleVsShutdown",
-            "dev.tickwheel.BrokenRefillVsLateThief");
+            "dev.tickwheel.BrokenRefillVsLateThief", "dev.tickwheel.BrokenStealVsHandBack",
+            "dev.tickwheel.BrokenHandOffVsParkBehindBatch");
 
     @Test
     void testListNamesEveryTestAndNothingElse() {
@@ -107,9 +109,8 @@ class StressSuiteTest {
             "dev.tickwheel.HandOffVsCappedPark", "dev.tickwheel.HandOffVsStandbyPark",
             "dev.tickwheel.ReadyAtVsStandbyArm", "dev.tickwheel.StandbyStepVsOwnerStep", "dev.tickwheel.TakeVsHandBack",
             "dev.tickwheel.ExecuteVsShutdownNow", "dev.tickwheel.CappedPushVsOwnerPark",
-            "dev.tickwheel.BatchRecycleVsRefill", "dev.tickwheel.HandOffVsParkBehindBatch",
-            "dev.tickwheel.HandOffVsParkOwnerBatch", "dev.tickwheel.ClaimVsSteal", "dev.tickwheel.RefillVsLateThief",
-            "dev.tickwheel.HeldBatchVsOwnerPark");
+            "dev.tickwheel.HandOffVsParkBehindBatch", "dev.tickwheel.HandOffVsParkOwnerBatch",
+            "dev.tickwheel.RefillVsLateThief", "dev.tickwheel.StealVsHandBack");
 
     @Test
     void ciTiersRunThePoolsRacesInFullAndEveryOtherRaceReduced() {

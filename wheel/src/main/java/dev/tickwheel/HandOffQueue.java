@@ -123,6 +123,9 @@ final class HandOffQueue extends HandOffQueuePad2 {
             }
             h.held = null; // read empty (claimed to the end, here or by thieves)
             h.left = 0;
+            if (b == h.own) {
+                clearOwn(b);
+            }
         }
         if (takeLock != 0 || !TAKE_LOCK.compareAndSet(this, 0, 1)) {
             return RETRY;
@@ -340,21 +343,26 @@ final class HandOffQueue extends HandOffQueuePad2 {
                 mine = new HandOffBatch(false, true); // once per consumer that ever steals a half
                 thief.own = mine;
             }
-            int before = mine.count;
+            mine.count = Math.max(mine.count, k); // slots written so far, cleared past the fill once it succeeds
             for (int i = 0; i < k; i++) {
-                mine.items[i] = b.items[hi - k + i]; // its own batch, empty: no claimer reads these slots now
+                // Its own batch, read empty: a late claimer may still read these slots, but its CAS fails on the
+                // generation, which the arming below bumps.
+                mine.items[i] = b.items[hi - k + i];
             }
             if (!HandOffBatch.CLAIM.compareAndSet(b, c, HandOffBatch.word(HandOffBatch.generation(c), hi - k, lo))) {
                 continue;
             }
-            for (int i = k; i < before; i++) {
-                mine.items[i] = null; // what an earlier fill left past this one's end
+            for (int i = k, end = mine.count; i < end; i++) {
+                mine.items[i] = null; // what a failed attempt or an earlier fill left past this one's end
             }
             mine.count = k;
             long generation = HandOffBatch.generation(mine.claim) + 1;
             HandOffBatch.CLAIM.setRelease(mine, HandOffBatch.word(generation, k, 0));
             thief.heldGeneration = generation;
             thief.held = mine;
+            if (!heldHint) {
+                heldHint = true; // as arm(): the owner's watchdog must find this batch too
+            }
             TimingWheel.Node t = claimLow(thief, mine);
             if (t != null) {
                 return t;
@@ -407,12 +415,16 @@ final class HandOffQueue extends HandOffQueuePad2 {
     }
 
     /**
-     * The owner's watchdog: a sum that moves whenever a timer of a batch that {@code h} holds is claimed, and the
-     * number of its timers left.
+     * Its holder, having read its own batch empty: clears the slots, so that it keeps no run timer (and its task)
+     * reachable until its next steal. Only its holder fills it, and only after this; a late claimer that reads a
+     * cleared slot fails its CAS (the range is empty in this generation, and a refill bumps it).
      */
-    static long heldProgress(BatchHolder h) {
-        HandOffBatch b = h.held;
-        return b == null ? 0 : b.claim;
+    private static void clearOwn(HandOffBatch b) {
+        TimingWheel.Node[] items = b.items;
+        for (int i = 0, n = b.count; i < n; i++) {
+            items[i] = null;
+        }
+        b.count = 0;
     }
 
     /**
@@ -478,6 +490,30 @@ final class HandOffQueue extends HandOffQueuePad2 {
         return heldHint;
     }
 
+    /** A thief announces its steal (before the steal's CAS; see {@link WorkerPool#stealFrom}). */
+    void announceSteal() {
+        STEALING.getAndAdd(this, 1);
+    }
+
+    /** A thief's steal is over: what it stole is published as its batch, or it stole nothing. */
+    void endSteal() {
+        STEALING.getAndAdd(this, -1);
+    }
+
+    /**
+     * Waits until no steal is between its announcement and its publication (a few instructions, unless a thief is
+     * descheduled there: then it yields): the hand-back and an exiting worker, before they look at the holders.
+     */
+    void awaitSteals() {
+        for (int tries = 0; stealing != 0; tries++) {
+            if ((tries & 63) == 63) {
+                Thread.yield();
+            } else {
+                Thread.onSpinWait();
+            }
+        }
+    }
+
     /** The owner's watchdog, before it looks at the holders. */
     void clearHeldHint() {
         heldHint = false;
@@ -540,6 +576,7 @@ abstract class HandOffQueueConsumerFields extends HandOffQueuePad1 {
     static final VarHandle HEAD;
     static final VarHandle TAKEN;
     static final VarHandle FREE;
+    static final VarHandle STEALING;
 
     static {
         try {
@@ -548,6 +585,7 @@ abstract class HandOffQueueConsumerFields extends HandOffQueuePad1 {
             TAKEN = MethodHandles.lookup().findVarHandle(HandOffQueueConsumerFields.class, "taken", long.class);
             FREE = MethodHandles.lookup().findVarHandle(HandOffQueueConsumerFields.class, "freeBatches",
                     HandOffBatch.class);
+            STEALING = MethodHandles.lookup().findVarHandle(HandOffQueueConsumerFields.class, "stealing", int.class);
         } catch (ReflectiveOperationException e) {
             throw new ExceptionInInitializerError(e);
         }
@@ -566,10 +604,18 @@ abstract class HandOffQueueConsumerFields extends HandOffQueuePad1 {
     volatile TimingWheel.Node head;
     /** 1 while a consumer holds the turn. cas 0 -&gt; 1 to take it (acquire), release store of 0 to give it back. */
     volatile int takeLock;
-    /** Nodes and batch timers handed out: see {@link HandOffQueue#taken()}. Opaque stores under the turn. */
+    /** Nodes handed out (a batch counts once): see {@link HandOffQueue#taken()}. Opaque stores under the turn. */
     long taken;
     /**
-     * Set (volatile, only if clear: at most a write per batch taken) by a consumer that arms a batch; read and
+     * Thieves between their announcement and the publication of what they stole (see
+     * {@link WorkerPool#stealFrom}): getAndAdd +1 before a steal's CAS, -1 after its batch is published; read by the
+     * hand-back and a worker about to exit, which wait for it to be 0 before they look at the holders. Written once
+     * or twice per steal, never per timer.
+     */
+    volatile int stealing;
+    /**
+     * Set (volatile, only if clear: at most a write per batch taken) by a consumer that arms a batch or publishes a
+     * stolen half; read and
      * cleared by the owner's watchdog, which then looks at the holders. See {@link HandOffQueue#heldHint()}.
      */
     volatile boolean heldHint;

@@ -112,8 +112,8 @@ final class WorkerPool extends TaskDispatch {
             IDLE = lookup.findVarHandle(WorkerPool.class, "idle", long.class);
             STARTING = lookup.findVarHandle(WorkerPool.class, "starting", int.class);
             AWAKE = lookup.findVarHandle(WorkerPool.class, "awake", int.class);
-            IN_TASK = lookup.findVarHandle(Worker.class, "inTask", boolean.class);
-            ENDED = lookup.findVarHandle(Worker.class, "ended", long.class);
+            IN_TASK = lookup.findVarHandle(WorkerFields.class, "inTask", boolean.class);
+            ENDED = lookup.findVarHandle(WorkerFields.class, "ended", long.class);
         } catch (ReflectiveOperationException e) {
             throw new ExceptionInInitializerError(e);
         }
@@ -207,9 +207,9 @@ final class WorkerPool extends TaskDispatch {
         this.awakeCap = Math.max(1, awakeCap);
     }
 
-    /** One worker: its thread, its state and its link in the idle stack. */
-    static final class Worker extends BatchHolder implements Runnable {
-        private final WorkerPool pool;
+    /** A worker's fields (see {@link Worker}, which pads after them). */
+    abstract static class WorkerFields extends BatchHolder {
+        final WorkerPool pool;
         /** Its slot in the pool's array, + 1 (the idle stack's name for it). Final. */
         final int id;
         /**
@@ -242,9 +242,24 @@ final class WorkerPool extends TaskDispatch {
          */
         long ended;
 
-        Worker(WorkerPool pool, int id) {
+        WorkerFields(WorkerPool pool, int id) {
             this.pool = pool;
             this.id = id;
+        }
+    }
+
+    /**
+     * One worker: its thread, its state, its link in the idle stack and the batch it holds. Padded on both sides
+     * ({@link BatchHolder}'s padding before the fields, this class's after them): a worker writes its own fields on
+     * every run ({@code inTask}, {@code ended}, {@code left}), and workers are made one after another, so unpadded
+     * two workers' fields shared a line that both wrote per timer ({@code PoolOwnerSideLayoutTest}).
+     */
+    static final class Worker extends WorkerFields implements Runnable {
+        long q00, q01, q02, q03, q04, q05, q06, q07;
+        long q10, q11, q12, q13, q14, q15, q16, q17;
+
+        Worker(WorkerPool pool, int id) {
+            super(pool, id);
         }
 
         /** @return whether the worker is inside a task (opaque: a hint for the owner's watchdog) */
@@ -547,7 +562,14 @@ final class WorkerPool extends TaskDispatch {
                 return (ScheduledTimer<?>) n;
             }
             if (shutdown && queue.isEmpty()) {
-                return null; // no owner hand-off comes after shutdown; a late direct push is revoked by its producer
+                // No owner hand-off comes after shutdown; a late direct push is revoked by its producer. Before the
+                // worker exits, what other workers hold must be stolen or be theirs to run: wait out a steal in
+                // flight (its half is published once it ends), then look again if any worker holds timers left.
+                queue.awaitSteals();
+                if (!heldWorkLeftAtExit()) {
+                    return null;
+                }
+                continue;
             }
             if (spin() || shutdown) {
                 continue;
@@ -578,8 +600,8 @@ final class WorkerPool extends TaskDispatch {
 
     /**
      * One look at what the other workers hold, from where this worker's last look stopped: steals from the first with
-     * timers left (see {@link HandOffQueue#steal}). Never a spin: a worker looks once each time it finds the queue
-     * empty, so once per wake-up or run of work, reading each worker's slot once.
+     * timers left (see {@link #stealFrom}). Never a spin: a worker looks once each time it finds the queue empty, so
+     * once per wake-up or run of work, reading each worker's slot once.
      *
      * @return a timer, or null if no worker holds any left (or the pool is stopping: the hand-back takes them)
      */
@@ -595,13 +617,58 @@ final class WorkerPool extends TaskDispatch {
             if (victim == w || victim == null) {
                 continue;
             }
-            TimingWheel.Node t = queue.steal(w, victim);
+            HandOffBatch b = victim.held;
+            if (b == null || HandOffBatch.left(b.claim) == 0) {
+                continue; // nothing to steal: no announcement, no write
+            }
+            TimingWheel.Node t = stealFrom(w, victim);
             if (t != null) {
                 w.nextVictim = v;
                 return t;
             }
         }
         return null;
+    }
+
+    /**
+     * A steal, announced: the thief counts itself in ({@link HandOffQueue#announceSteal}, an atomic), then reads
+     * {@link #stop}; the hand-back stores {@code stop}, drains the queue, then waits for the count to be 0 before it
+     * looks at the holders. Either the thief sees {@code stop} and steals nothing, or the hand-back waits until what
+     * the thief stole is published as its batch, and takes what is left of it: a timer a thief has taken out of its
+     * victim's range but not yet published is never missed (jcstress: StealVsHandBack; BrokenStealVsHandBack steals
+     * without the announcement). An exiting worker waits the same way before its last look.
+     *
+     * @return the first timer stolen, claimed; null if none
+     */
+    TimingWheel.Node stealFrom(Worker thief, Worker victim) {
+        queue.announceSteal();
+        try {
+            if (stop) {
+                return null;
+            }
+            return queue.steal(thief, victim);
+        } finally {
+            queue.endSteal();
+        }
+    }
+
+    /**
+     * Whether a worker holds a batch with timers left, read only while the queue's held hint is set: a parking or
+     * standing-by worker's second look, beside the queue's, and an exiting worker's.
+     */
+    boolean heldWorkLeft() {
+        if (!queue.heldHint()) {
+            return false;
+        }
+        int n = started;
+        for (int i = 0; i < n; i++) {
+            Worker w = workers[i];
+            HandOffBatch b = w == null ? null : w.held;
+            if (b != null && HandOffBatch.left(b.claim) > 0) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /**
@@ -658,9 +725,31 @@ final class WorkerPool extends TaskDispatch {
         AWAKE.getAndAdd(this, delta);
     }
 
-    /** @return whether work is queued or the pool is shut down: a standing-by worker must not park */
+    /**
+     * @return whether work is queued, left in a batch a worker holds, or the pool is shut down: a standing-by worker
+     *         must not park
+     */
     boolean workOrShutdown() {
-        return !queue.isEmpty() || shutdown;
+        return !queue.isEmpty() || shutdown || heldWorkLeft();
+    }
+
+    /**
+     * An exiting worker's last look: whether a worker other than a stopped pool's holds timers left, hint or not (a
+     * steal would take them; after shutdownNow the hand-back has).
+     */
+    private boolean heldWorkLeftAtExit() {
+        if (stop) {
+            return false;
+        }
+        int n = started;
+        for (int i = 0; i < n; i++) {
+            Worker w = workers[i];
+            HandOffBatch b = w == null ? null : w.held;
+            if (b != null && HandOffBatch.left(b.claim) > 0) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** @return whether shutdownNow has begun (a worker keeps its interrupt) */
@@ -703,6 +792,18 @@ final class WorkerPool extends TaskDispatch {
      * @return whether it may park (false: it was woken already)
      */
     boolean announcePark(Worker w) {
+        pushIdle(w);
+        if (!queue.isEmpty() || shutdown || heldWorkLeft()) {
+            wakeOne();
+        }
+        return w.state == PARKED;
+    }
+
+    /**
+     * jcstress only ({@code BrokenHandOffVsParkBehindBatch}): the second look at the queue only, not at the batches
+     * workers hold, as before the batch-owning take. Never called by the library.
+     */
+    boolean announceParkLookingAtQueueOnly(Worker w) {
         pushIdle(w);
         if (!queue.isEmpty() || shutdown) {
             wakeOne();
@@ -813,14 +914,18 @@ final class WorkerPool extends TaskDispatch {
 
     /**
      * Claims every timer queued, then every timer left in a batch a worker (or the loose consumer) holds: each took
-     * its batch under the turn, before this drain's last turn, so each slot read after the drain shows it; a claim or
-     * steal since is exact (the batch's CAS), so each timer comes here once or is run once by a worker.
+     * its batch under the turn, before this drain's last turn, so each slot read after the drain shows it; a thief
+     * publishes its half before its announced steal ends, which this waits for ({@link #stealFrom}); a claim or
+     * steal since is exact (the batch's CAS), so each timer comes here once or is run once by a worker. For
+     * shutdownNow, which sets {@code stop} first, no steal starts after; for the owner's failure, one may, and the
+     * timers it takes from a batch this has not reached yet run.
      */
     private void handBackQueuedAndHeld(Consumer<ScheduledTimer<?>> claim) {
         BatchHolder mine = new BatchHolder() { };
         for (TimingWheel.Node n; (n = queue.pollWaiting(mine)) != null; ) {
             claim.accept((ScheduledTimer<?>) n);
         }
+        queue.awaitSteals(); // a steal announced before stop was set publishes its half before this looks
         handBackHeld(queue.loose, claim);
         for (Worker w : workers) {
             if (w != null) {

@@ -53,6 +53,23 @@ class PoolOwnerSideLayoutTest {
     }
 
     /**
+     * A worker writes its own fields on every run (whether it is in a task, its count of ends, what is left in its
+     * batch), and thieves and the watchdog read the batch it holds; workers are made one after another, so without
+     * padding two workers' fields would share a line that both write per timer.
+     */
+    @Test
+    void aWorkersFieldsHaveAWholeCacheLineOfPaddingOnEitherSide() {
+        ClassLayout layout = layoutOf(WorkerPool.Worker.class);
+        long size = layout.instanceSize();
+        for (String name : List.of("held", "heldGeneration", "left", "own", "nextVictim", "touched", "pool", "id",
+                "thread", "state", "idleNext", "inTask", "servedTick", "ended")) {
+            long at = offset(layout, name);
+            assertTrue(at >= LINE && at + 8 + LINE <= size, name + " at offset " + at + " of " + size
+                    + ", within a line of the object's start or end:\n" + layout.toPrintable());
+        }
+    }
+
+    /**
      * Every worker's run reads its timer's wheel's attachment (the WheelTimer, for the lateness record and the end
      * count); the owner writes the wheel's own fields on every add, remove and advance. Before the padding the
      * attachment sat in the 4 bytes after the header, on the line of {@code occupiedLevels}, {@code now} and

@@ -348,6 +348,41 @@ class WorkerPoolTest {
     }
 
     /**
+     * Timers due together go to the pool as one batch, which a worker takes whole. When the first task of that batch
+     * blocks until the others have run, the rest must not wait for it: another worker steals them (recruited, or,
+     * with the awake cap reached, added by the owner's watchdog), and the blocked task is then released by them.
+     * With a graceful shutdown right after, the pool still runs every timer and terminates.
+     */
+    @Test
+    void theRestOfABatchWhoseFirstTaskBlocksOnItRunsOnAnotherWorker() throws Exception {
+        WheelTimer timer = WheelTimer.builder().workerThreads(4).tick(1, TimeUnit.MILLISECONDS).build();
+        int n = 40;
+        CountDownLatch others = new CountDownLatch(n - 1);
+        AtomicBoolean releasedByOthers = new AtomicBoolean();
+        List<ScheduledFuture<?>> futures = new ArrayList<>();
+        try {
+            futures.add(timer.schedule(() -> {
+                try {
+                    releasedByOthers.set(others.await(30, TimeUnit.SECONDS));
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+            }, 20, TimeUnit.MILLISECONDS));
+            for (int i = 1; i < n; i++) {
+                futures.add(timer.schedule(others::countDown, 20, TimeUnit.MILLISECONDS));
+            }
+            for (ScheduledFuture<?> f : futures) {
+                f.get(30, TimeUnit.SECONDS);
+            }
+            assertTrue(releasedByOthers.get(), "the rest of the blocked task's batch ran on other workers");
+        } finally {
+            timer.shutdown();
+            assertTrue(timer.awaitTermination(30, TimeUnit.SECONDS));
+        }
+        assertEquals(n, timer.metrics().fired());
+    }
+
+    /**
      * The lost nudge, staged (CI found it live: a probe task of the contract suite waited 30 s for a second worker
      * that stayed parked). The awake cap is full, so work due now from outside the pool wakes nobody and nudges the
      * owner instead; here the owner's step has just watched an empty queue and, awake, is about to plan its park, so
