@@ -13,7 +13,7 @@ import org.openjdk.jcstress.infra.results.IIII_Result;
 
 /**
  * Race 33: a thief's steal vs shutdownNow's hand-back. Worker A holds four timers of a batch (it claimed the first);
- * thief B steals from it ({@link WorkerPool#stealFrom}: announced, then {@code stop} read, then the upper half copied
+ * thief B steals from it ({@link HeldBatches#stealFrom}: announced, then {@code stop} read, then the upper half copied
  * into B's own batch, a CAS of the victim's {@code hi}, B's batch published, the announcement withdrawn); the
  * hand-back sets {@code stop}, drains the queue, waits for announced steals to end, then claims what every worker's
  * batch has left. B keeps the one timer its steal claimed (it would run it); every other timer must be handed back:

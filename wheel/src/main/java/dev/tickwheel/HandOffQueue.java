@@ -490,7 +490,7 @@ final class HandOffQueue extends HandOffQueuePad2 {
         return heldHint;
     }
 
-    /** A thief announces its steal (before the steal's CAS; see {@link WorkerPool#stealFrom}). */
+    /** A thief announces its steal (before the steal's CAS; see {@link HeldBatches#stealFrom}). */
     void announceSteal() {
         STEALING.getAndAdd(this, 1);
     }
@@ -608,7 +608,7 @@ abstract class HandOffQueueConsumerFields extends HandOffQueuePad1 {
     long taken;
     /**
      * Thieves between their announcement and the publication of what they stole (see
-     * {@link WorkerPool#stealFrom}): getAndAdd +1 before a steal's CAS, -1 after its batch is published; read by the
+     * {@link HeldBatches#stealFrom}): getAndAdd +1 before a steal's CAS, -1 after its batch is published; read by the
      * hand-back and a worker about to exit, which wait for it to be 0 before they look at the holders. Written once
      * or twice per steal, never per timer.
      */

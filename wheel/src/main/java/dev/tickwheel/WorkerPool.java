@@ -16,8 +16,9 @@ import java.util.function.Consumer;
  * batches of up to 64, as one chain (one atomic swap, one release store, at most one wake-up), and any thread that
  * submits work due now ({@code execute}, {@code submit}, a delay of zero or less), which pushes its timer here
  * directly, never through the owner. The owner's side of it (each step's chain, and the watchdog) is
- * {@link PoolOwnerSide}; the standby for the next due timer is {@link StandbySlot}; this class is the workers' side,
- * the producers' push and wake-up, and the lifecycle.
+ * {@link PoolOwnerSide}; the standby for the next due timer is {@link StandbySlot}; the batches workers hold, the
+ * steals from them and the hand-back's look at them are {@link HeldBatches}; this class is the workers' side, the
+ * producers' push and wake-up, and the lifecycle.
  *
  * <h2>The contract it keeps</h2>
  * A slow or blocked task holds only its worker, never the owner, and never the timers queued behind it or left in
@@ -161,6 +162,8 @@ final class WorkerPool extends TaskDispatch {
      * the timer once, before the timer is published; null for a test's pool. Plain: published with the timer.
      */
     Runnable ownerNudge;
+    /** The batches workers hold: the steals, and the hand-back's look at them ({@link HeldBatches}). Final. */
+    final HeldBatches held = new HeldBatches(this);
     /** The standby: one idle worker parked until the owner's next due tick (see its class comment). Final. */
     final StandbySlot standbySlot = new StandbySlot(this);
     /**
@@ -555,7 +558,7 @@ final class WorkerPool extends TaskDispatch {
             }
             if (n == null) {
                 retries = 0;
-                n = steal(w);
+                n = held.steal(w);
             }
             if (n != null) {
                 recruit(w);
@@ -566,7 +569,7 @@ final class WorkerPool extends TaskDispatch {
                 // worker exits, what other workers hold must be stolen or be theirs to run: wait out a steal in
                 // flight (its half is published once it ends), then look again if any worker holds timers left.
                 queue.awaitSteals();
-                if (!heldWorkLeftAtExit()) {
+                if (!held.anyLeftAtExit()) {
                     return null;
                 }
                 continue;
@@ -576,7 +579,7 @@ final class WorkerPool extends TaskDispatch {
             }
             // One more look at the holders after a spin that saw nothing: the spinner watched the queue only, and a
             // worker that left timers in its batch counted on the spinner when it did not wake anyone.
-            n = steal(w);
+            n = held.steal(w);
             if (n != null) {
                 recruit(w);
                 return (ScheduledTimer<?>) n;
@@ -596,79 +599,6 @@ final class WorkerPool extends TaskDispatch {
         if ((w.left > 0 || !queue.isEmpty()) && !signal(awakeCap)) {
             nudgeOwner();
         }
-    }
-
-    /**
-     * One look at what the other workers hold, from where this worker's last look stopped: steals from the first with
-     * timers left (see {@link #stealFrom}). Never a spin: a worker looks once each time it finds the queue empty, so
-     * once per wake-up or run of work, reading each worker's slot once.
-     *
-     * @return a timer, or null if no worker holds any left (or the pool is stopping: the hand-back takes them)
-     */
-    private TimingWheel.Node steal(Worker w) {
-        int n = started;
-        if (n <= 1 || stop) {
-            return null;
-        }
-        int from = w.nextVictim;
-        for (int i = 0; i < n; i++) {
-            int v = from + i < n ? from + i : from + i - n;
-            Worker victim = workers[v];
-            if (victim == w || victim == null) {
-                continue;
-            }
-            HandOffBatch b = victim.held;
-            if (b == null || HandOffBatch.left(b.claim) == 0) {
-                continue; // nothing to steal: no announcement, no write
-            }
-            TimingWheel.Node t = stealFrom(w, victim);
-            if (t != null) {
-                w.nextVictim = v;
-                return t;
-            }
-        }
-        return null;
-    }
-
-    /**
-     * A steal, announced: the thief counts itself in ({@link HandOffQueue#announceSteal}, an atomic), then reads
-     * {@link #stop}; the hand-back stores {@code stop}, drains the queue, then waits for the count to be 0 before it
-     * looks at the holders. Either the thief sees {@code stop} and steals nothing, or the hand-back waits until what
-     * the thief stole is published as its batch, and takes what is left of it: a timer a thief has taken out of its
-     * victim's range but not yet published is never missed (jcstress: StealVsHandBack; BrokenStealVsHandBack steals
-     * without the announcement). An exiting worker waits the same way before its last look.
-     *
-     * @return the first timer stolen, claimed; null if none
-     */
-    TimingWheel.Node stealFrom(Worker thief, Worker victim) {
-        queue.announceSteal();
-        try {
-            if (stop) {
-                return null;
-            }
-            return queue.steal(thief, victim);
-        } finally {
-            queue.endSteal();
-        }
-    }
-
-    /**
-     * Whether a worker holds a batch with timers left, read only while the queue's held hint is set: a parking or
-     * standing-by worker's second look, beside the queue's, and an exiting worker's.
-     */
-    boolean heldWorkLeft() {
-        if (!queue.heldHint()) {
-            return false;
-        }
-        int n = started;
-        for (int i = 0; i < n; i++) {
-            Worker w = workers[i];
-            HandOffBatch b = w == null ? null : w.held;
-            if (b != null && HandOffBatch.left(b.claim) > 0) {
-                return true;
-            }
-        }
-        return false;
     }
 
     /**
@@ -730,26 +660,17 @@ final class WorkerPool extends TaskDispatch {
      *         must not park
      */
     boolean workOrShutdown() {
-        return !queue.isEmpty() || shutdown || heldWorkLeft();
+        return !queue.isEmpty() || shutdown || held.anyLeft();
     }
 
-    /**
-     * An exiting worker's last look: whether a worker other than a stopped pool's holds timers left, hint or not (a
-     * steal would take them; after shutdownNow the hand-back has).
-     */
-    private boolean heldWorkLeftAtExit() {
-        if (stop) {
-            return false;
-        }
-        int n = started;
-        for (int i = 0; i < n; i++) {
-            Worker w = workers[i];
-            HandOffBatch b = w == null ? null : w.held;
-            if (b != null && HandOffBatch.left(b.claim) > 0) {
-                return true;
-            }
-        }
-        return false;
+    /** @return the worker in slot {@code i} (0-based; null if never started), for a look at every slot */
+    Worker slot(int i) {
+        return workers[i];
+    }
+
+    /** @return the number of worker slots (the pool's size) */
+    int size() {
+        return workers.length;
     }
 
     /** @return whether shutdownNow has begun (a worker keeps its interrupt) */
@@ -793,7 +714,7 @@ final class WorkerPool extends TaskDispatch {
      */
     boolean announcePark(Worker w) {
         pushIdle(w);
-        if (!queue.isEmpty() || shutdown || heldWorkLeft()) {
+        if (!queue.isEmpty() || shutdown || held.anyLeft()) {
             wakeOne();
         }
         return w.state == PARKED;
@@ -897,7 +818,7 @@ final class WorkerPool extends TaskDispatch {
     void handBack(Consumer<ScheduledTimer<?>> claim) {
         stop = true;
         shutdown = true;
-        handBackQueuedAndHeld(claim);
+        held.handBack(claim);
         int n = started;
         for (int i = 0; i < n; i++) {
             Thread t = workers[i].thread;
@@ -913,40 +834,12 @@ final class WorkerPool extends TaskDispatch {
     }
 
     /**
-     * Claims every timer queued, then every timer left in a batch a worker (or the loose consumer) holds: each took
-     * its batch under the turn, before this drain's last turn, so each slot read after the drain shows it; a thief
-     * publishes its half before its announced steal ends, which this waits for ({@link #stealFrom}); a claim or
-     * steal since is exact (the batch's CAS), so each timer comes here once or is run once by a worker. For
-     * shutdownNow, which sets {@code stop} first, no steal starts after; for the owner's failure, one may, and the
-     * timers it takes from a batch this has not reached yet run.
-     */
-    private void handBackQueuedAndHeld(Consumer<ScheduledTimer<?>> claim) {
-        BatchHolder mine = new BatchHolder() { };
-        for (TimingWheel.Node n; (n = queue.pollWaiting(mine)) != null; ) {
-            claim.accept((ScheduledTimer<?>) n);
-        }
-        queue.awaitSteals(); // a steal announced before stop was set publishes its half before this looks
-        handBackHeld(queue.loose, claim);
-        for (Worker w : workers) {
-            if (w != null) {
-                handBackHeld(w, claim);
-            }
-        }
-    }
-
-    private void handBackHeld(BatchHolder h, Consumer<ScheduledTimer<?>> claim) {
-        for (TimingWheel.Node t; (t = queue.stealOne(h)) != null; ) {
-            claim.accept((ScheduledTimer<?>) t);
-        }
-    }
-
-    /**
      * The owner failed, or no worker could ever be started: every timer handed off and not yet claimed by a worker
      * fails, queued or left in a batch a worker holds (as the hand-back takes them).
      */
     @Override
     void failQueued(Throwable cause) {
-        handBackQueuedAndHeld(t -> t.fail(cause));
+        held.handBack(t -> t.fail(cause));
     }
 
     @Override
@@ -1023,6 +916,11 @@ final class WorkerPool extends TaskDispatch {
             wakeOne();
         }
         return w.state == PARKED;
+    }
+
+    /** An announced steal, as a worker's look makes it (jcstress: StealVsHandBack). */
+    TimingWheel.Node stealFrom(Worker thief, Worker victim) {
+        return held.stealFrom(thief, victim);
     }
 
     /** Makes the calling test actor the spinner (jcstress: the spinner's own park). */
