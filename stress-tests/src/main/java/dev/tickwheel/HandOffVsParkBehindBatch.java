@@ -21,13 +21,14 @@ import org.openjdk.jcstress.infra.results.IIII_Result;
  * it as A's, sets the queue's held hint, and claims its first timer, leaving two in A's batch; then the recruit
  * {@code signal(awakeCap)}, and, since the cap holds it back, the owner's nudge if a worker could be added: one parked
  * or standing by). Worker B announces its park ({@link WorkerPool#announcePark}: PARKED, off the awake count, onto
- * the idle stack, then a second look: the queue, and, while the hint is set, the batches workers hold).
+ * the idle stack, then a second look: the queue, and, while the hint is set, the batches workers hold, for which it
+ * nudges the owner).
  *
  * <p>The pool's awake cap is 1: A is itself awake, so its recruit is held back in every interleaving. A does come
  * back to its batch after its task, but the task may block (for instance on one of the timers behind it), and only
- * the owner's watchdog can then add a worker, if it is awake: so either B must stay awake (it steals the two), or A's
- * nudge must find B parked and wake the owner. A's look at the idle stack comes after its hint's store; B's look at
- * the hint and the holders comes after its push onto the stack: one of the two sees the other.
+ * the owner's watchdog can then add a worker, if it is awake: so either B must stay awake (the batch was still
+ * queued), or someone must nudge the owner with B parked: A, whose nudge reads the idle stack after its hint's store,
+ * or B, which reads the hint and the holders after its push onto the stack. One of the two sees the other.
  * {@link BrokenHandOffVsParkBehindBatch} looks at the queue only, as parkers did before the batch-owning take, and
  * parks unseen when A took the batch first.
  *
@@ -36,12 +37,13 @@ import org.openjdk.jcstress.infra.results.IIII_Result;
  */
 @JCStressTest
 @Description("Worker takes a queued batch (its recruit capped) vs another announcing its park: the parker stays "
-        + "awake, or the taker's nudge finds it parked")
+        + "awake, or the owner is nudged")
 @Outcome(id = "0, 0, ., 1", expect = ACCEPTABLE,
-        desc = "B's second look saw the batch, queued or held with timers left, and B popped itself off the idle "
-                + "stack (A's nudge may also have found B on the stack before that)")
+        desc = "B's second look saw the batch still queued, and B popped itself off the idle stack (A's nudge may "
+                + "also have found B on the stack before that)")
 @Outcome(id = "1, 2, 1, 1", expect = ACCEPTABLE,
-        desc = "B parked, and A's nudge found it on the idle stack: the owner's watchdog adds it if A blocks")
+        desc = "B parked, and the owner was nudged (by A, which found B on the idle stack, or by B, which found A's "
+                + "batch with timers left): the owner's watchdog adds B if A blocks")
 @Outcome(id = "1, 0, ., 1", expect = ACCEPTABLE_INTERESTING,
         desc = "B decided to park after a waker had popped it, whose ACTIVE store followed: woken. Not expected at "
                 + "cap 1 (A, awake, holds its own recruit back)")

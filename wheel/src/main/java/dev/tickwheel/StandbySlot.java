@@ -237,6 +237,7 @@ final class StandbySlot {
                 leave(w);
                 return GONE;
             }
+            pool.nudgeForHeld(); // in the slot, as on the idle stack: the owner's watchdog covers a held batch
             return r;
         }
     }

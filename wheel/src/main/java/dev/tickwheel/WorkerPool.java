@@ -655,12 +655,9 @@ final class WorkerPool extends TaskDispatch {
         AWAKE.getAndAdd(this, delta);
     }
 
-    /**
-     * @return whether work is queued, left in a batch a worker holds, or the pool is shut down: a standing-by worker
-     *         must not park
-     */
+    /** @return whether work is queued or the pool is shut down: a standing-by worker must not park */
     boolean workOrShutdown() {
-        return !queue.isEmpty() || shutdown || held.anyLeft();
+        return !queue.isEmpty() || shutdown;
     }
 
     /** @return the worker in slot {@code i} (0-based; null if never started), for a look at every slot */
@@ -714,10 +711,26 @@ final class WorkerPool extends TaskDispatch {
      */
     boolean announcePark(Worker w) {
         pushIdle(w);
-        if (!queue.isEmpty() || shutdown || held.anyLeft()) {
+        if (!queue.isEmpty() || shutdown) {
             wakeOne();
+        } else {
+            nudgeForHeld();
         }
         return w.state == PARKED;
+    }
+
+    /**
+     * A worker about to park or stand by (already on the idle stack or in the slot): if a worker holds a batch with
+     * timers left, nudge the owner, so that its watchdog adds a worker should the holder block. The taker's side of
+     * this pair sets the held hint, then reads the idle stack and the slot (its capped recruit's nudge); this side
+     * announced itself, then reads the hint and the holders: one of the two nudges (jcstress:
+     * HandOffVsParkBehindBatch). It does not stay awake to steal: that would take a core from the owner past the
+     * awake cap; within the cap the taker's recruit wakes a worker to steal.
+     */
+    void nudgeForHeld() {
+        if (held.anyLeft()) {
+            nudgeOwner();
+        }
     }
 
     /**
