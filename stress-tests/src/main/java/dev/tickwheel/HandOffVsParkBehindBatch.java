@@ -4,8 +4,6 @@ import static org.openjdk.jcstress.annotations.Expect.ACCEPTABLE;
 import static org.openjdk.jcstress.annotations.Expect.ACCEPTABLE_INTERESTING;
 import static org.openjdk.jcstress.annotations.Expect.FORBIDDEN;
 
-import java.util.ArrayList;
-import java.util.List;
 import org.openjdk.jcstress.annotations.Actor;
 import org.openjdk.jcstress.annotations.Arbiter;
 import org.openjdk.jcstress.annotations.Description;
@@ -56,54 +54,24 @@ import org.openjdk.jcstress.infra.results.IIII_Result;
 @State
 public class HandOffVsParkBehindBatch {
 
-    /** Two workers, cap 1: A's recruit is held back (A itself counts as awake), so only B's own look protects B. */
-    private final WorkerPool pool = new WorkerPool(2, r -> {
-        throw new AssertionError("no thread is started in this test");
-    }, 1);
-    /** Worker A, awake, its take run by actor {@link #takeOne}. */
-    private final WorkerPool.Worker a = pool.detachedWorker();
-    /** Worker B, awake until it announces its park in actor {@link #announcePark}. The pool is full: no start. */
-    private final WorkerPool.Worker b = pool.detachedWorker();
-    private final ScheduledTimer<?>[] timers = {Rigs.handedOff(), Rigs.handedOff(), Rigs.handedOff()};
-    /** Written by the actors, read by the arbiter. */
-    private TimingWheel.Node tookA;
-    private boolean parks;
-    /** Set by the pool's owner nudge (a test's pool has no owner: this records that it would have been woken). */
-    private volatile boolean nudged;
-
-    public HandOffVsParkBehindBatch() {
-        pool.ownerNudge = () -> nudged = true;
-        for (ScheduledTimer<?> t : timers) {
-            pool.dispatch(t); // the owner's step: three due timers into one batch
-        }
-        pool.afterBatch(false); // one push of the batch; its capped signal finds both workers awake: wakes nobody
-    }
+    private final ParkBehindBatchRig rig = new ParkBehindBatchRig();
 
     @Actor
     public void takeOne() {
-        tookA = pool.take(a); // the worker loop's take: poll, then the recruit (capped) if work is left
+        rig.takeOne();
     }
 
     @Actor
     public void announcePark() {
-        parks = announce(b);
-    }
-
-    /** The library's park announcement ({@link BrokenHandOffVsParkBehindBatch} has its own). */
-    boolean announce(WorkerPool.Worker w) {
-        return pool.announcePark(w);
+        rig.announcePark(false);
     }
 
     @Arbiter
     public void after(IIII_Result r) {
-        boolean hint = pool.queue.heldHint();
-        List<TimingWheel.Node> left = new ArrayList<>(Rigs.drain(pool.queue));
-        for (TimingWheel.Node t; left.size() < 10 && (t = pool.queue.stealOne(a)) != null; ) {
-            left.add(t);
-        }
-        r.r1 = parks ? 1 : 0;
-        r.r2 = b.state;
-        r.r3 = nudged ? 1 : 0;
-        r.r4 = hint && Rigs.firstTakenThenEachOnce(timers, tookA, left) ? 1 : 0;
+        int[] s = rig.settle();
+        r.r1 = s[0];
+        r.r2 = s[1];
+        r.r3 = s[2];
+        r.r4 = s[3];
     }
 }

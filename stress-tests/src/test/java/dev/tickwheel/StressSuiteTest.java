@@ -109,8 +109,8 @@ class StressSuiteTest {
             "dev.tickwheel.HandOffVsCappedPark", "dev.tickwheel.HandOffVsStandbyPark",
             "dev.tickwheel.ReadyAtVsStandbyArm", "dev.tickwheel.StandbyStepVsOwnerStep", "dev.tickwheel.TakeVsHandBack",
             "dev.tickwheel.ExecuteVsShutdownNow", "dev.tickwheel.CappedPushVsOwnerPark",
-            "dev.tickwheel.HandOffVsParkBehindBatch", "dev.tickwheel.HandOffVsParkOwnerBatch",
-            "dev.tickwheel.RefillVsLateThief", "dev.tickwheel.StealVsHandBack");
+            "dev.tickwheel.HandOffVsParkOwnerBatch", "dev.tickwheel.RefillVsLateThief",
+            "dev.tickwheel.StealVsHandBack");
 
     @Test
     void ciTiersRunThePoolsRacesInFullAndEveryOtherRaceReduced() {

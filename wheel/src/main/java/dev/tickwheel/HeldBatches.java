@@ -82,21 +82,10 @@ final class HeldBatches {
 
     /**
      * Whether a worker holds a batch with timers left, read only while the queue's held hint is set: a parking or
-     * standing-by worker's second look, beside the queue's, and an exiting worker's.
+     * standing-by worker's second look, beside the queue's.
      */
     boolean anyLeft() {
-        if (!queue.heldHint()) {
-            return false;
-        }
-        int n = pool.startedWorkers();
-        for (int i = 0; i < n; i++) {
-            WorkerPool.Worker w = pool.slot(i);
-            HandOffBatch b = w == null ? null : w.held;
-            if (b != null && HandOffBatch.left(b.claim) > 0) {
-                return true;
-            }
-        }
-        return false;
+        return queue.heldHint() && anyHolderHasLeft();
     }
 
     /**
@@ -104,9 +93,11 @@ final class HeldBatches {
      * once the pool is stopping (the hand-back has taken them).
      */
     boolean anyLeftAtExit() {
-        if (pool.stopping()) {
-            return false;
-        }
+        return !pool.stopping() && anyHolderHasLeft();
+    }
+
+    /** Reads each started worker's slot, and the claim word of the batch it holds. */
+    private boolean anyHolderHasLeft() {
         int n = pool.startedWorkers();
         for (int i = 0; i < n; i++) {
             WorkerPool.Worker w = pool.slot(i);

@@ -659,18 +659,12 @@ class WorkerPoolTest {
      */
     @Test
     void aThiefStealsTheUpperHalfOfWhatAWorkerHoldsAndEachTimerIsClaimedOnce() {
-        ManualTimeSource clock = new ManualTimeSource();
-        WheelTimer timer = WheelTimer.builder().timeSource(clock).tick(1, TimeUnit.MILLISECONDS).manualDrive()
-                .workerThreads(2).build();
-        WorkerPool pool = timer.pool();
-        WorkerPool.Worker holder = pool.detachedWorker();
-        WorkerPool.Worker thief = pool.detachedWorker();
-        List<ScheduledFuture<?>> futures = new ArrayList<>();
-        for (int i = 0; i < 10; i++) {
-            futures.add(timer.schedule(() -> { }, 1, TimeUnit.MILLISECONDS));
-        }
-        clock.advance(1, TimeUnit.MILLISECONDS);
-        OwnerLoop.of(timer).step(); // one batch of ten
+        HeldBatchRig rig = HeldBatchRig.create(10); // one batch of ten, queued; two detached workers
+        WheelTimer timer = rig.timer();
+        WorkerPool pool = rig.pool();
+        WorkerPool.Worker holder = rig.holder();
+        WorkerPool.Worker thief = rig.thief();
+        List<ScheduledFuture<?>> futures = rig.futures();
         assertTrue(pool.queue.poll(holder) == futures.get(0), "the holder takes the batch and claims its first");
         assertTrue(pool.queue.isEmpty(), "the batch left the queue whole");
         assertTrue(holder.held != null);
@@ -706,18 +700,12 @@ class WorkerPoolTest {
      */
     @Test
     void shutdownNowHandsBackTheTimersLeftInBatchesWorkersHold() {
-        ManualTimeSource clock = new ManualTimeSource();
-        WheelTimer timer = WheelTimer.builder().timeSource(clock).tick(1, TimeUnit.MILLISECONDS).manualDrive()
-                .workerThreads(2).build();
-        WorkerPool pool = timer.pool();
-        WorkerPool.Worker holder = pool.detachedWorker();
-        WorkerPool.Worker thief = pool.detachedWorker();
-        List<ScheduledFuture<?>> futures = new ArrayList<>();
-        for (int i = 0; i < 12; i++) {
-            futures.add(timer.schedule(() -> { }, 1, TimeUnit.MILLISECONDS));
-        }
-        clock.advance(1, TimeUnit.MILLISECONDS);
-        OwnerLoop.of(timer).step(); // one batch of twelve
+        HeldBatchRig rig = HeldBatchRig.create(12); // one batch of twelve, queued; two detached workers
+        WheelTimer timer = rig.timer();
+        WorkerPool pool = rig.pool();
+        WorkerPool.Worker holder = rig.holder();
+        WorkerPool.Worker thief = rig.thief();
+        List<ScheduledFuture<?>> futures = rig.futures();
         assertTrue(pool.queue.poll(holder) == futures.get(0));
         assertTrue(pool.queue.steal(thief, holder) == futures.get(7), "eleven left: the thief takes the top five");
         ScheduledFuture<?> queued = timer.submit(() -> { }); // due now: queued behind
@@ -728,6 +716,29 @@ class WorkerPoolTest {
         assertEquals(expected.size(), back.size(), "each timer not claimed comes back once");
         assertEquals(expected, new java.util.HashSet<Object>(back));
         assertTrue(pool.queue.poll(holder) == null && pool.queue.poll(thief) == null, "nothing left to claim");
+    }
+
+    /**
+     * A manually driven timer whose pool has two detached workers (a holder and a thief, both awake as far as the pool
+     * knows) and {@code n} timers due together, handed off by one step as one batch and still queued.
+     */
+    private record HeldBatchRig(WheelTimer timer, WorkerPool pool, WorkerPool.Worker holder, WorkerPool.Worker thief,
+                                List<ScheduledFuture<?>> futures) {
+        static HeldBatchRig create(int n) {
+            ManualTimeSource clock = new ManualTimeSource();
+            WheelTimer timer = WheelTimer.builder().timeSource(clock).tick(1, TimeUnit.MILLISECONDS).manualDrive()
+                    .workerThreads(2).build();
+            WorkerPool pool = timer.pool();
+            WorkerPool.Worker holder = pool.detachedWorker();
+            WorkerPool.Worker thief = pool.detachedWorker();
+            List<ScheduledFuture<?>> futures = new ArrayList<>();
+            for (int i = 0; i < n; i++) {
+                futures.add(timer.schedule(() -> { }, 1, TimeUnit.MILLISECONDS));
+            }
+            clock.advance(1, TimeUnit.MILLISECONDS);
+            OwnerLoop.of(timer).step();
+            return new HeldBatchRig(timer, pool, holder, thief, futures);
+        }
     }
 
     private record CappedPool(ManualTimeSource clock, WheelTimer timer, WorkerPool pool, WorkerPool.Worker parked) {
