@@ -1,6 +1,7 @@
 package dev.tickwheel;
 
 import java.io.BufferedReader;
+import java.io.File;
 import java.io.IOException;
 import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
@@ -17,6 +18,8 @@ import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import javax.tools.JavaCompiler;
+import javax.tools.ToolProvider;
 import org.openjdk.jcstress.infra.runners.TestList;
 
 /**
@@ -30,12 +33,13 @@ import org.openjdk.jcstress.infra.runners.TestList;
  *
  * <pre>
  * java -cp jcstress.jar dev.tickwheel.JcstressGate --tests REGEX --results DIR [--mode quick] [--extra="-c 2"]
- *      [--full REGEX --reduced-extra="-sc false"]
+ *      [--full REGEX --reduced-extra="-sc false"] [--biased-locking=false]
  * </pre>
  * The jar is the one this class was loaded from. With {@code --full}, the selection runs in two tiers, one jcstress
  * run each (reports under {@code DIR/full} and {@code DIR/reduced}): the selected tests the {@code --full} regex
  * finds run with {@code --extra} alone, every other selected test with {@code --extra} and then
- * {@code --reduced-extra}; each tier is checked as above.
+ * {@code --reduced-extra}; each tier is checked as above. {@code --biased-locking=false} (the default) leaves out
+ * jcstress's biased-locking configurations (see {@link #biasedLocking}).
  */
 public final class JcstressGate {
 
@@ -44,6 +48,17 @@ public final class JcstressGate {
     private static final Pattern INDEX_ROW = Pattern.compile(
             "<a href=\"[^\"]+\\.html\">([^<]+)</a></td>\\s*<td>.*?</td>\\s*<td class=\"\\w+\">(\\w+)</td>");
     private static final Pattern SAMPLE_CELL = Pattern.compile("<td align='right'[^>]*>(\\d+)</td>");
+
+    /**
+     * Whether jcstress may run the tests in its biased-locking configurations too (each JVM configuration once with
+     * {@code -XX:+UseBiasedLocking} and once with {@code -XX:-UseBiasedLocking}, which doubles a tier's time). Off
+     * by default since 2026-11-27: biased locking is off by default since JDK 15, deprecated, and gone from JDK 18 on
+     * (where jcstress leaves those configurations out by itself), and the library's races take no monitor. With
+     * {@code --biased-locking=false} the gate runs jcstress with a class path that starts with a stand-in for
+     * jcstress's probe main ({@link #withoutBiasedLockingProbe}), so that its probe for biased locking reports it
+     * unavailable, as on a JDK 18 or later; every other probe and configuration is jcstress's own.
+     */
+    private static boolean biasedLocking = false;
 
     private JcstressGate() {
     }
@@ -57,7 +72,9 @@ public final class JcstressGate {
         String reducedExtra = "";
         for (int i = 0; i < args.length; i++) {
             String a = args[i];
-            if (a.startsWith("--extra=")) {
+            if (a.startsWith("--biased-locking=")) {
+                biasedLocking = Boolean.parseBoolean(a.substring("--biased-locking=".length()));
+            } else if (a.startsWith("--extra=")) {
                 extra = a.substring("--extra=".length());
             } else if (a.startsWith("--reduced-extra=")) {
                 reducedExtra = a.substring("--reduced-extra=".length());
@@ -82,7 +99,8 @@ public final class JcstressGate {
     private static void usage(String why) {
         System.err.println("JcstressGate: " + why);
         System.err.println("usage: java -cp jcstress.jar dev.tickwheel.JcstressGate --tests REGEX --results DIR"
-                + " [--mode MODE] [--extra=\"JCSTRESS OPTIONS\"] [--full REGEX --reduced-extra=\"JCSTRESS OPTIONS\"]");
+                + " [--mode MODE] [--extra=\"JCSTRESS OPTIONS\"] [--full REGEX --reduced-extra=\"JCSTRESS OPTIONS\"]"
+                + " [--biased-locking=true|false]");
         System.exit(2);
     }
 
@@ -141,8 +159,14 @@ public final class JcstressGate {
         Path jar = Paths.get(JcstressGate.class.getProtectionDomain().getCodeSource().getLocation().toURI());
         List<String> cmd = new ArrayList<>();
         cmd.add(Paths.get(System.getProperty("java.home"), "bin", "java").toString());
-        cmd.add("-jar");
-        cmd.add(jar.toString());
+        if (biasedLocking) {
+            cmd.add("-jar");
+            cmd.add(jar.toString());
+        } else {
+            cmd.add("-cp");
+            cmd.add(withoutBiasedLockingProbe(results) + File.pathSeparator + jar);
+            cmd.add("org.openjdk.jcstress.Main");
+        }
         cmd.add("-m");
         cmd.add(mode);
         cmd.add("-t");
@@ -282,6 +306,45 @@ public final class JcstressGate {
             }
         }
         return problems;
+    }
+
+    /** The stand-in for jcstress 0.16's probe main: as jcstress's own (it does nothing), except under biased locking. */
+    private static final String PROBE_MAIN = String.join("\n",
+            "package org.openjdk.jcstress.vm;",
+            "public class SimpleTestMain {",
+            "    public static void main(String... args) {",
+            "        if (java.lang.management.ManagementFactory.getRuntimeMXBean().getInputArguments()",
+            "                .contains(\"-XX:+UseBiasedLocking\")) {",
+            "            System.err.println(\"left out by the Tickwheel jcstress gate (--biased-locking=false)\");",
+            "            System.exit(1);",
+            "        }",
+            "    }",
+            "}",
+            "");
+
+    /**
+     * Compiles the probe stand-in into {@code DIR/probe} (under the results directory) and returns that directory, to
+     * go before the jcstress jar on the class path. jcstress probes each JVM option by running its
+     * {@code org.openjdk.jcstress.vm.SimpleTestMain} with it, on its own class path, and uses the option in its
+     * configurations only if that run exits 0; the stand-in exits 1 when biased locking is on.
+     */
+    static Path withoutBiasedLockingProbe(Path results) throws IOException {
+        Path dir = results.resolve("probe");
+        Path src = dir.resolve("src").resolve("SimpleTestMain.java");
+        Files.createDirectories(src.getParent());
+        Files.writeString(src, PROBE_MAIN, StandardCharsets.UTF_8);
+        JavaCompiler javac = ToolProvider.getSystemJavaCompiler();
+        if (javac == null) {
+            throw new IllegalStateException("--biased-locking=false needs a JDK (javax.tools) to compile the probe"
+                    + " stand-in; java.home is " + System.getProperty("java.home"));
+        }
+        Path classes = dir.resolve("classes");
+        Files.createDirectories(classes);
+        int rc = javac.run(null, null, null, "-d", classes.toString(), src.toString());
+        if (rc != 0) {
+            throw new IllegalStateException("javac failed (" + rc + ") on the probe stand-in " + src);
+        }
+        return classes;
     }
 
     /** Removes the HTML pages of an earlier run, so that a test that does not run now cannot look as if it did. */

@@ -5,8 +5,11 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.io.IOException;
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Method;
+import java.nio.file.Path;
+import java.nio.file.Paths;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collection;
@@ -14,7 +17,9 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 import org.openjdk.jcstress.annotations.Actor;
@@ -287,6 +292,26 @@ class StressSuiteTest {
                 .isEmpty(), "no samples");
         assertTrue(JcstressGate.problems(0, PASSED_OUTPUT, one, Map.of("a.B", "PASSED"), Map.of("a.B", 0L), false)
                 .isEmpty(), "no samples, in sanity mode");
+    }
+
+    /**
+     * The gate's stand-in for jcstress's probe main fails exactly the biased-locking probe: run as jcstress runs a
+     * probe (its class path first, the JVM option, the class), it exits 0 without the option and non-zero with it.
+     */
+    @Test
+    void gatesProbeStandInRefusesOnlyBiasedLocking(@TempDir Path dir) throws IOException, InterruptedException {
+        Path classes = JcstressGate.withoutBiasedLockingProbe(dir);
+        assertEquals(0, probe(classes, "-Xshare:auto"), "a probe of any other option passes");
+        assertEquals(1, probe(classes, "-XX:+UseBiasedLocking"), "the biased-locking probe fails (JDK 17: the"
+                + " stand-in exits 1; JDK 18 and later: the JVM does not know the option and exits 1)");
+    }
+
+    private static int probe(Path classes, String option) throws IOException, InterruptedException {
+        Process p = new ProcessBuilder(Paths.get(System.getProperty("java.home"), "bin", "java").toString(), "-cp",
+                classes.toString(), option, "org.openjdk.jcstress.vm.SimpleTestMain")
+                .redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
+        assertTrue(p.waitFor(60, TimeUnit.SECONDS), "the probe JVM ended");
+        return p.exitValue();
     }
 
     @Test
