@@ -115,26 +115,7 @@ final class HandOffQueue extends HandOffQueuePad2 {
      *         be there)
      */
     TimingWheel.Node poll(BatchHolder h) {
-        HandOffBatch b = h.held;
-        if (b != null) {
-            TimingWheel.Node t = claimLow(h, b);
-            if (t != null) {
-                return t;
-            }
-            h.held = null; // read empty (claimed to the end, here or by thieves)
-            h.left = 0;
-            if (b == h.own) {
-                clearOwn(b);
-            }
-        }
-        if (takeLock != 0 || !TAKE_LOCK.compareAndSet(this, 0, 1)) {
-            return RETRY;
-        }
-        try {
-            return pollLocked(h);
-        } finally {
-            TAKE_LOCK.setRelease(this, 0);
-        }
+        return poll(h, true, true);
     }
 
     /**
@@ -162,19 +143,53 @@ final class HandOffQueue extends HandOffQueuePad2 {
      * turn is for. Never called by the library.
      */
     TimingWheel.Node pollWithoutTurn() {
-        HandOffBatch b = loose.held;
+        return poll(loose, true, false);
+    }
+
+    /**
+     * jcstress only ({@code BrokenRefillVsLateThief}): the pop that arms a batch with the generation it had, to show
+     * what the new generation is for. Never called by the library.
+     */
+    TimingWheel.Node pollArmingWithoutGeneration(BatchHolder h) {
+        return poll(h, false, true);
+    }
+
+    /**
+     * {@link #poll(BatchHolder)}; the jcstress twins turn off one of its two guards each: {@code newGeneration}
+     * (arm a batch taken out with a new generation) or {@code takeTurn} (pop under the consumers' turn). The library
+     * passes both true, constants that the JIT folds once this is inlined into {@code poll}.
+     */
+    private TimingWheel.Node poll(BatchHolder h, boolean newGeneration, boolean takeTurn) {
+        HandOffBatch b = h.held;
         if (b != null) {
-            TimingWheel.Node t = claimLow(loose, b);
+            TimingWheel.Node t = claimLow(h, b);
             if (t != null) {
                 return t;
             }
-            loose.held = null;
+            h.held = null; // read empty (claimed to the end, here or by thieves)
+            h.left = 0;
+            if (b == h.own) {
+                clearOwn(b);
+            }
         }
-        return pollLocked(loose);
+        if (!takeTurn) {
+            return pollLocked(h, newGeneration); // BROKEN (jcstress only): no turn
+        }
+        if (takeLock != 0 || !TAKE_LOCK.compareAndSet(this, 0, 1)) {
+            return RETRY;
+        }
+        try {
+            return pollLocked(h, newGeneration);
+        } finally {
+            TAKE_LOCK.setRelease(this, 0);
+        }
     }
 
-    /** Vyukov's pop, under the consumers' turn: a single timer is handed out; a batch is taken out and armed. */
-    private TimingWheel.Node pollLocked(BatchHolder h) {
+    /**
+     * Vyukov's pop, under the consumers' turn (without it only in {@link #pollWithoutTurn}'s jcstress twin): a single
+     * timer is handed out; a batch is taken out and armed.
+     */
+    private TimingWheel.Node pollLocked(BatchHolder h, boolean newGeneration) {
         TimingWheel.Node n = head;
         if (n == stub) {
             TimingWheel.Node next = (TimingWheel.Node) NEXT.getAcquire(n);
@@ -191,20 +206,20 @@ final class HandOffQueue extends HandOffQueuePad2 {
         }
         TAKEN.setOpaque(this, taken + 1);
         if (t instanceof HandOffBatch) {
-            return arm(h, (HandOffBatch) t);
+            return arm(h, (HandOffBatch) t, newGeneration);
         }
         return t;
     }
 
     /**
      * Under the turn, with the batch {@code b} just taken out of the queue: arms its claim word for its timers (a new
-     * generation), publishes it as {@code h}'s (release, under the turn: the hand-back takes the turn after and so
-     * sees it), and claims its first timer.
+     * generation; the same one only through {@link #pollArmingWithoutGeneration}), publishes it as {@code h}'s (release, under
+     * the turn: the hand-back takes the turn after and so sees it), and claims its first timer.
      *
      * @return the first timer, or RETRY if thieves took them all in the meantime (the caller looks again)
      */
-    private TimingWheel.Node arm(BatchHolder h, HandOffBatch b) {
-        long generation = HandOffBatch.generation(b.claim) + 1;
+    private TimingWheel.Node arm(BatchHolder h, HandOffBatch b, boolean newGeneration) {
+        long generation = HandOffBatch.generation(b.claim) + (newGeneration ? 1 : 0);
         HandOffBatch.CLAIM.setRelease(b, HandOffBatch.word(generation, b.count, 0));
         h.heldGeneration = generation;
         h.held = b;
@@ -213,50 +228,6 @@ final class HandOffQueue extends HandOffQueuePad2 {
         }
         TimingWheel.Node t = claimLow(h, b);
         return t != null ? t : RETRY;
-    }
-
-    /** jcstress only ({@code BrokenRefillVsLateThief}): arms without a new generation. Never called by the library. */
-    TimingWheel.Node armWithoutGeneration(BatchHolder h, HandOffBatch b) {
-        long generation = HandOffBatch.generation(b.claim);
-        HandOffBatch.CLAIM.setRelease(b, HandOffBatch.word(generation, b.count, 0)); // BROKEN: same generation
-        h.heldGeneration = generation;
-        h.held = b;
-        return claimLow(h, b);
-    }
-
-    /** jcstress only: the pop under the turn with {@link #armWithoutGeneration}. Never called by the library. */
-    TimingWheel.Node pollArmingWithoutGeneration(BatchHolder h) {
-        HandOffBatch held = h.held;
-        if (held != null) {
-            TimingWheel.Node t = claimLow(h, held);
-            if (t != null) {
-                return t;
-            }
-            h.held = null;
-        }
-        if (takeLock != 0 || !TAKE_LOCK.compareAndSet(this, 0, 1)) {
-            return RETRY;
-        }
-        try {
-            TimingWheel.Node n = head;
-            if (n == stub) {
-                TimingWheel.Node next = (TimingWheel.Node) NEXT.getAcquire(n);
-                if (next == null) {
-                    return tail == stub ? null : RETRY;
-                }
-                HEAD.setRelease(this, next);
-                stub.next = null;
-                n = next;
-            }
-            TimingWheel.Node t = takeNode(n);
-            if (t instanceof HandOffBatch) {
-                t = armWithoutGeneration(h, (HandOffBatch) t);
-                return t != null ? t : RETRY;
-            }
-            return t;
-        } finally {
-            TAKE_LOCK.setRelease(this, 0);
-        }
     }
 
     /** Takes the head node {@code h} (not the stub) out of the queue; RETRY while a producer's link is missing. */
