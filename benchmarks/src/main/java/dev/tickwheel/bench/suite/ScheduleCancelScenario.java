@@ -1,11 +1,11 @@
 package dev.tickwheel.bench.suite;
 
+import dev.tickwheel.bench.AllocationPerOp;
 import dev.tickwheel.bench.Peer;
 import dev.tickwheel.bench.ScheduleCancelBenchmark;
 import dev.tickwheel.bench.report.ScalingChart;
 import java.util.List;
 import java.util.Map;
-import org.openjdk.jmh.results.Result;
 import org.openjdk.jmh.results.RunResult;
 import org.openjdk.jmh.runner.RunnerException;
 
@@ -43,10 +43,10 @@ final class ScheduleCancelScenario extends Scenario {
             results.row(Metric.SCHEDULE_CANCEL, pending, threads, "schedule+cancel, " + what)
                     .put(peer, r.getPrimaryResult().getScore());
             SteadyState.check(r, "schedule+cancel, " + what, results);
-            Result<?> alloc = r.getSecondaryResults().get("gc.alloc.rate.norm");
+            Double alloc = AllocationPerOp.median(r); // not the mean: the trial's teardown lands in one iteration
             if (alloc != null) {
                 results.row(Metric.ALLOCATION, pending, threads, "allocated per schedule+cancel, " + what)
-                        .put(peer, alloc.getScore());
+                        .put(peer, alloc);
             }
         }
     }
