@@ -30,7 +30,9 @@ import java.util.concurrent.atomic.LongAdder;
  * batches run out, one getAndSet of the queue's free list. The watchdog: once a step, an opaque load of the queue's
  * count of nodes handed out, a volatile load of its held hint, and, while the hint is set (a batch was taken since its
  * last look, or its last look found one with timers left), a volatile load of each worker's slot and of each held
- * batch's claim word and two stores of the hint; never a spin on them.
+ * batch's claim word and two stores of the hint; never a spin on them. Once the queue has stalled (nothing handed out
+ * for {@link #STALL_NANOS} with work waiting), each look also reads every started worker's state and run count and
+ * asks the JVM for the state of each one inside a task: O(workers) at a stall, nothing per step before it.
  */
 final class PoolOwnerSide extends PoolOwnerSideFields {
     long q00, q01, q02, q03, q04, q05, q06, q07;
@@ -42,9 +44,11 @@ final class PoolOwnerSide extends PoolOwnerSideFields {
      */
     static final long STALL_NANOS = TimeUnit.MICROSECONDS.toNanos(100);
     /**
-     * How long the queue may hand nothing out before the watchdog adds a worker although an awake one is runnable
-     * (running a long task, or only waiting for a CPU: on a machine with few cores a runnable worker often waits
-     * longer than {@link #STALL_NANOS} for its turn, and one more thread would only wait beside it).
+     * How long the queue may hand nothing out before the watchdog adds a worker although an awake one will come back
+     * by itself: one between tasks (taking or spinning) and runnable, which on a machine with few cores often waits
+     * longer than {@link #STALL_NANOS} for a CPU (one more thread would only wait beside it), or one whose runnable
+     * task the watchdog has not yet seen run for a whole stall. A worker seen inside one runnable task for a whole
+     * stall does not count (see {@link #anyAwakeComing}): a CPU-bound task holds its worker as a blocked one does.
      */
     static final long RUNNABLE_STALL_NANOS = TimeUnit.MILLISECONDS.toNanos(10);
 
@@ -156,7 +160,8 @@ final class PoolOwnerSide extends PoolOwnerSideFields {
 
     /**
      * Once a step: if work has waited (queued, or left in a batch a worker holds) with nothing handed out for
-     * {@link #STALL_NANOS} while no awake worker will come back by itself (each blocked in its task), or for
+     * {@link #STALL_NANOS} while no awake worker will come back by itself (each blocked in its task, or seen inside
+     * one runnable task for a whole stall), or for
      * {@link #RUNNABLE_STALL_NANOS} in any case, wake or start one more worker, past the cap: it takes what is queued
      * or steals what is held. Reads the queue's count of nodes handed out ({@link HandOffQueue#taken()}) once a step,
      * and, only while the queue's hint says a batch is held, each worker's slot and its batch's claim word; never
@@ -202,7 +207,7 @@ final class PoolOwnerSide extends PoolOwnerSideFields {
             watchedSinceNanos = nowNanos;
         } else {
             long stalled = nowNanos - watchedSinceNanos;
-            if (stalled >= RUNNABLE_STALL_NANOS || (stalled >= STALL_NANOS && !anyAwakeComing())) {
+            if (stalled >= RUNNABLE_STALL_NANOS || (stalled >= STALL_NANOS && !anyAwakeComing(nowNanos))) {
                 watchedSinceNanos = nowNanos;
                 stalls.increment();
                 p.signal();
@@ -213,22 +218,51 @@ final class PoolOwnerSide extends PoolOwnerSideFields {
 
     /**
      * Whether an awake worker will come back to the queue by itself: one between tasks (taking, spinning, or woken
-     * and not yet running), or one in a task whose thread is runnable (a long task, or one only waiting for a CPU).
-     * Then only a longer stall adds a worker; one blocked in its task (waiting, parked, sleeping) does not count.
-     * Owner only, and only when the queue has stalled.
+     * and not yet running), or one in a runnable task (only waiting for a CPU, or a task that has not yet run long)
+     * that this look has not seen run for a whole stall. Then only a longer stall adds a worker. One blocked in its
+     * task (waiting, parked, sleeping) does not count, nor one that the watchdog's looks found inside the same
+     * runnable task ({@link WorkerPool.Worker#taskSeqHint}, odd and unchanged) {@link #STALL_NANOS} or more apart: a
+     * CPU-bound task of seconds holds its worker as a blocked one does, and the timers queued behind it get another
+     * worker within about two stalls, not {@link #RUNNABLE_STALL_NANOS}. Every awake worker is looked at (no early
+     * answer), so that each runnable task's first sighting is noted. Owner only, and only when the queue has
+     * stalled.
      */
-    private boolean anyAwakeComing() {
+    private boolean anyAwakeComing(long nowNanos) {
         WorkerPool p = pool;
         int n = p.startedWorkers();
+        boolean coming = false;
         for (int id = 1; id <= n; id++) {
             WorkerPool.Worker w = p.worker(id);
-            if (w != null && w.state == WorkerPool.ACTIVE && w.thread != null
-                    && (!w.inTaskHint() || w.thread.getState() == Thread.State.RUNNABLE)) {
-                return true;
+            if (w == null || w.state != WorkerPool.ACTIVE || w.thread == null) {
+                continue; // parked, standing by, exited, or a test's detached worker (blocked, as far as we know)
+            }
+            int seq = w.taskSeqHint();
+            if ((seq & 1) == 0) {
+                coming = true; // between tasks
+            } else if (w.thread.getState() == Thread.State.RUNNABLE && !inOneTaskForAStall(id, seq, nowNanos)) {
+                coming = true;
             }
         }
+        return coming;
+    }
+
+    /**
+     * Whether the watchdog saw worker {@code id} inside the task {@code seq} (odd) a stall or more ago; if this is
+     * the first look at that task, notes it and answers false.
+     */
+    private boolean inOneTaskForAStall(int id, int seq, long nowNanos) {
+        if (seenTask == null) {
+            seenTask = new int[pool.size() + 1]; // once per pool, at its first stall behind a runnable task
+            seenTaskNanos = new long[pool.size() + 1];
+        }
+        if (seenTask[id] == seq) {
+            return nowNanos - seenTaskNanos[id] >= STALL_NANOS;
+        }
+        seenTask[id] = seq;
+        seenTaskNanos[id] = nowNanos;
         return false;
     }
+
 }
 
 /** The owner's fields, between the two paddings. */
@@ -258,6 +292,12 @@ abstract class PoolOwnerSideFields extends PoolOwnerSidePad {
      */
     long watchedTaken = -1;
     long watchedSinceNanos;
+    /**
+     * The watchdog's sightings of runnable tasks (owner only): per worker id, the task ({@code taskSeq}, odd) it
+     * first saw and when. Null until the first stall behind a runnable task.
+     */
+    int[] seenTask;
+    long[] seenTaskNanos;
 
     PoolOwnerSideFields(WorkerPool pool) {
         this.pool = pool;

@@ -103,7 +103,7 @@ final class WorkerPool extends TaskDispatch {
     private static final VarHandle IDLE;
     private static final VarHandle STARTING;
     private static final VarHandle AWAKE;
-    private static final VarHandle IN_TASK;
+    private static final VarHandle TASK_SEQ;
     private static final VarHandle ENDED;
 
     static {
@@ -113,7 +113,7 @@ final class WorkerPool extends TaskDispatch {
             IDLE = lookup.findVarHandle(WorkerPool.class, "idle", long.class);
             STARTING = lookup.findVarHandle(WorkerPool.class, "starting", int.class);
             AWAKE = lookup.findVarHandle(WorkerPool.class, "awake", int.class);
-            IN_TASK = lookup.findVarHandle(WorkerFields.class, "inTask", boolean.class);
+            TASK_SEQ = lookup.findVarHandle(WorkerFields.class, "taskSeq", int.class);
             ENDED = lookup.findVarHandle(WorkerFields.class, "ended", long.class);
         } catch (ReflectiveOperationException e) {
             throw new ExceptionInInitializerError(e);
@@ -228,10 +228,12 @@ final class WorkerPool extends TaskDispatch {
         /** The id of the worker below it on the idle stack (0: none). Plain: written before the push's CAS. */
         int idleNext;
         /**
-         * Whether the worker is inside a task. Written by the worker around each task (opaque: its own line, no
-         * ordering needed); read by the owner's watchdog only, which takes a stale value for a moment's hint.
+         * The worker's runs, counted twice each: odd while it is inside a task, even between tasks, so that two looks
+         * that read the same odd value saw one task. Written by the worker at each task's start and end (opaque
+         * stores of its plain value + 1: its own line, one writer, no ordering needed); read by the owner's watchdog
+         * only (opaque), which takes a stale value for a moment's hint.
          */
-        boolean inTask;
+        int taskSeq;
         /**
          * The last due tick this worker woke for as the standby (its own, plain): it does not stand by for the same
          * tick twice, but waits for the next plan.
@@ -254,7 +256,7 @@ final class WorkerPool extends TaskDispatch {
     /**
      * One worker: its thread, its state, its link in the idle stack and the batch it holds. Padded on both sides
      * ({@link BatchHolder}'s padding before the fields, this class's after them): a worker writes its own fields on
-     * every run ({@code inTask}, {@code ended}, {@code left}), and workers are made one after another, so unpadded
+     * every run ({@code taskSeq}, {@code ended}, {@code left}), and workers are made one after another, so unpadded
      * two workers' fields shared a line that both wrote per timer ({@code PoolOwnerSideLayoutTest}).
      */
     static final class Worker extends WorkerFields implements Runnable {
@@ -265,9 +267,17 @@ final class WorkerPool extends TaskDispatch {
             super(pool, id);
         }
 
+        /**
+         * @return the worker's run count ({@link #taskSeq}: odd inside a task; opaque, a hint for the owner's
+         *         watchdog)
+         */
+        int taskSeqHint() {
+            return (int) TASK_SEQ.getOpaque(this);
+        }
+
         /** @return whether the worker is inside a task (opaque: a hint for the owner's watchdog) */
         boolean inTaskHint() {
-            return (boolean) IN_TASK.getOpaque(this);
+            return (taskSeqHint() & 1) != 0;
         }
 
         @Override
@@ -531,11 +541,12 @@ final class WorkerPool extends TaskDispatch {
             if (t == null) {
                 return false;
             }
-            IN_TASK.setOpaque(w, true);
+            int seq = w.taskSeq;
+            TASK_SEQ.setOpaque(w, seq + 1); // odd: in a task
             if (runTask(t)) {
                 ENDED.setRelease(w, w.ended + 1);
             }
-            IN_TASK.setOpaque(w, false);
+            TASK_SEQ.setOpaque(w, seq + 2);
         }
         return true;
     }
@@ -903,6 +914,22 @@ final class WorkerPool extends TaskDispatch {
         AWAKE.getAndAdd(this, 1);
         started = n + 1;
         return w;
+    }
+
+    /**
+     * A detached worker inside a task on {@code thread} (tests: a runnable thread stands for a CPU-bound task, a
+     * waiting one for a blocked task); {@link #nextTaskOf} moves it to its next task.
+     */
+    Worker detachedWorkerInTask(Thread thread) {
+        Worker w = detachedWorker();
+        w.thread = thread;
+        TASK_SEQ.setOpaque(w, 1);
+        return w;
+    }
+
+    /** A detached worker ends its task and starts the next one, as runSome does (tests). */
+    void nextTaskOf(Worker w) {
+        TASK_SEQ.setOpaque(w, w.taskSeq + 2);
     }
 
     /** @return times the watchdog woke a worker past the cap (tests) */

@@ -62,7 +62,7 @@ class PoolOwnerSideLayoutTest {
         ClassLayout layout = layoutOf(WorkerPool.Worker.class);
         long size = layout.instanceSize();
         for (String name : List.of("held", "heldGeneration", "left", "own", "nextVictim", "touched", "pool", "id",
-                "thread", "state", "idleNext", "inTask", "servedTick", "ended")) {
+                "thread", "state", "idleNext", "taskSeq", "servedTick", "ended")) {
             long at = offset(layout, name);
             assertTrue(at >= LINE && at + 8 + LINE <= size, name + " at offset " + at + " of " + size
                     + ", within a line of the object's start or end:\n" + layout.toPrintable());

@@ -647,6 +647,69 @@ class WorkerPoolTest {
         timer.shutdownNow();
     }
     /**
+     * A CPU-bound task holds its worker as a blocked one does. Every awake worker (as many as the awake cap) is inside
+     * one runnable task, and a timer waits behind them in the queue: the watchdog's first look at the stall only
+     * notes each task, its second, a stall later, finds the same tasks still running and wakes the parked worker past
+     * the cap. Before, a runnable task counted as a worker coming back, so the timer waited for
+     * PoolOwnerSide.RUNNABLE_STALL_NANOS (10 ms; 4 to 17 ms late on 2 cores beside a 200 ms task, against the JDK's
+     * pool's 0.2). A worker that moved on to its next task between the looks is still coming back: no wake-up then.
+     */
+    @Test
+    void timersQueuedBehindCpuBoundTasksGetAnotherWorkerAfterTwoLooksNotTheRunnableStall() throws Exception {
+        ManualTimeSource clock = new ManualTimeSource();
+        int cap = Math.max(1, Runtime.getRuntime().availableProcessors() - 1);
+        WheelTimer timer = WheelTimer.builder().timeSource(clock).tick(1, TimeUnit.MILLISECONDS).manualDrive()
+                .workerThreads(cap + 1).build();
+        WorkerPool pool = timer.pool();
+        OwnerLoop loop = OwnerLoop.of(timer);
+        AtomicBoolean stop = new AtomicBoolean();
+        CountDownLatch spinning = new CountDownLatch(1);
+        Thread cpuBound = new Thread(() -> {
+            spinning.countDown();
+            while (!stop.get()) {
+                Thread.onSpinWait();
+            }
+        }, "cpu-bound-task");
+        cpuBound.setDaemon(true);
+        cpuBound.start();
+        try {
+            assertTrue(spinning.await(30, TimeUnit.SECONDS));
+            List<WorkerPool.Worker> busy = new ArrayList<>();
+            for (int i = 0; i < cap; i++) {
+                busy.add(pool.detachedWorkerInTask(cpuBound)); // awake, each inside a runnable task
+            }
+            WorkerPool.Worker parked = pool.detachedWorker();
+            pool.pushIdle(parked);
+            assertEquals(Thread.State.RUNNABLE, cpuBound.getState());
+
+            ScheduledFuture<?> first = timer.schedule(() -> { }, 1, TimeUnit.MILLISECONDS);
+            clock.advance(1, TimeUnit.MILLISECONDS);
+            loop.step(); // hands it off; the cap holds the wake-up back; the watch notes the queue
+            assertEquals(WorkerPool.PARKED, parked.state);
+            clock.advance(1, TimeUnit.MILLISECONDS); // a stall, far short of the runnable stall
+            loop.step(); // the first look at the stall: notes each worker's task
+            assertEquals(WorkerPool.PARKED, parked.state, "a task first seen now may be about to end");
+            for (WorkerPool.Worker w : busy) {
+                pool.nextTaskOf(w); // each ended its task and started the next
+            }
+            clock.advance(1, TimeUnit.MILLISECONDS);
+            loop.step(); // new tasks: still workers that come back by themselves
+            assertEquals(WorkerPool.PARKED, parked.state, "a worker that moved on to its next task is coming back");
+            assertEquals(0, pool.stalls());
+            clock.advance(1, TimeUnit.MILLISECONDS);
+            loop.step(); // the same tasks, a stall later: CPU-bound, as good as blocked
+            assertEquals(WorkerPool.ACTIVE, parked.state, "the watchdog woke the parked worker past the cap");
+            assertEquals(1, pool.stalls());
+            assertTrue(clock.nanoTime() < PoolOwnerSide.RUNNABLE_STALL_NANOS, "well before the runnable stall");
+            assertTrue(pool.queue.poll() == first, "and the timer is there for it");
+        } finally {
+            stop.set(true);
+            timer.shutdownNow();
+            cpuBound.join(30_000);
+        }
+    }
+
+    /**
      * A manually driven timer (1 ms tick, a manual clock) whose pool has reached its awake cap: as many workers as
      * the cap, awake and blocked in tasks as far as the pool knows (detached: no thread, so never runnable), and one
      * more parked on the idle stack, which only the owner's watchdog may wake past the cap.
