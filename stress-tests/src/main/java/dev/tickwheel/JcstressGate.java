@@ -39,7 +39,7 @@ import org.openjdk.jcstress.infra.runners.TestList;
  * run each (reports under {@code DIR/full} and {@code DIR/reduced}): the selected tests the {@code --full} regex
  * finds run with {@code --extra} alone, every other selected test with {@code --extra} and then
  * {@code --reduced-extra}; each tier is checked as above. {@code --biased-locking=false} (the default) leaves out
- * jcstress's biased-locking configurations (see {@link #biasedLocking}).
+ * jcstress's biased-locking configurations (see {@link #run}).
  */
 public final class JcstressGate {
 
@@ -48,17 +48,6 @@ public final class JcstressGate {
     private static final Pattern INDEX_ROW = Pattern.compile(
             "<a href=\"[^\"]+\\.html\">([^<]+)</a></td>\\s*<td>.*?</td>\\s*<td class=\"\\w+\">(\\w+)</td>");
     private static final Pattern SAMPLE_CELL = Pattern.compile("<td align='right'[^>]*>(\\d+)</td>");
-
-    /**
-     * Whether jcstress may run the tests in its biased-locking configurations too (each JVM configuration once with
-     * {@code -XX:+UseBiasedLocking} and once with {@code -XX:-UseBiasedLocking}, which doubles a tier's time). Off
-     * by default since 2026-11-27: biased locking is off by default since JDK 15, deprecated, and gone from JDK 18 on
-     * (where jcstress leaves those configurations out by itself), and the library's races take no monitor. With
-     * {@code --biased-locking=false} the gate runs jcstress with a class path that starts with a stand-in for
-     * jcstress's probe main ({@link #withoutBiasedLockingProbe}), so that its probe for biased locking reports it
-     * unavailable, as on a JDK 18 or later; every other probe and configuration is jcstress's own.
-     */
-    private static boolean biasedLocking = false;
 
     private JcstressGate() {
     }
@@ -70,6 +59,7 @@ public final class JcstressGate {
         String extra = "";
         String full = null;
         String reducedExtra = "";
+        boolean biasedLocking = false; // see run
         for (int i = 0; i < args.length; i++) {
             String a = args[i];
             if (a.startsWith("--biased-locking=")) {
@@ -93,7 +83,7 @@ public final class JcstressGate {
         if (tests == null || tests.isBlank() || results == null || results.isBlank()) {
             usage("--tests and --results are required");
         }
-        System.exit(run(tests, full, Paths.get(results), mode, extra, reducedExtra));
+        System.exit(run(tests, full, Paths.get(results), mode, extra, reducedExtra, biasedLocking));
     }
 
     private static void usage(String why) {
@@ -104,8 +94,21 @@ public final class JcstressGate {
         System.exit(2);
     }
 
-    private static int run(String tests, String full, Path results, String mode, String extra, String reducedExtra)
-            throws Exception {
+    /**
+     * Runs the selection, in two tiers if {@code full} is given.
+     *
+     * @param biasedLocking whether jcstress may run the tests in its biased-locking configurations too (each JVM
+     *        configuration once with {@code -XX:+UseBiasedLocking} and once with {@code -XX:-UseBiasedLocking}, which
+     *        doubles a tier's time). Off by default since 2026-11-27: biased locking is off by default since JDK 15,
+     *        deprecated, and gone from JDK 18 on (where jcstress leaves those configurations out by itself), and the
+     *        library's races take no monitor. When false the gate runs jcstress with a class path that starts with a
+     *        stand-in for jcstress's probe main ({@link #withoutBiasedLockingProbe}), so that its probe for biased
+     *        locking reports it unavailable, as on a JDK 18 or later; every other probe and configuration is
+     *        jcstress's own.
+     * @return 0 if every tier passed, else 1
+     */
+    private static int run(String tests, String full, Path results, String mode, String extra, String reducedExtra,
+                           boolean biasedLocking) throws Exception {
         Collection<String> all = TestList.tests();
         List<String> selected = select(all, tests);
         if (selected.isEmpty()) {
@@ -114,17 +117,18 @@ public final class JcstressGate {
             return 1;
         }
         if (full == null) {
-            return runTier("", selected, tests, results, mode, extra);
+            return runTier("", selected, tests, results, mode, extra, biasedLocking);
         }
         List<List<String>> tiers = tiers(selected, full);
         int failed = 0;
         long start = System.nanoTime();
         if (!tiers.get(0).isEmpty()) {
-            failed |= runTier("full tier: ", tiers.get(0), exactly(tiers.get(0)), results.resolve("full"), mode, extra);
+            failed |= runTier("full tier: ", tiers.get(0), exactly(tiers.get(0)), results.resolve("full"), mode, extra,
+                    biasedLocking);
         }
         if (!tiers.get(1).isEmpty()) {
             failed |= runTier("reduced tier (" + reducedExtra.trim() + "): ", tiers.get(1), exactly(tiers.get(1)),
-                    results.resolve("reduced"), mode, extra + " " + reducedExtra);
+                    results.resolve("reduced"), mode, extra + " " + reducedExtra, biasedLocking);
         }
         System.out.printf(Locale.ROOT, "[jcstress gate] %s: %d tests in two tiers (%d full, %d reduced), %d s%n",
                 failed == 0 ? "PASSED" : "FAILED", selected.size(), tiers.get(0).size(), tiers.get(1).size(),
@@ -151,7 +155,7 @@ public final class JcstressGate {
 
     /** One jcstress run of {@code selected} (which {@code regex} selects), checked. @return 0 if it passed, else 1 */
     private static int runTier(String tier, List<String> selected, String regex, Path results, String mode,
-                               String extra) throws Exception {
+                               String extra, boolean biasedLocking) throws Exception {
         System.out.println("[jcstress gate] " + tier + "running " + selected.size() + " tests in mode " + mode + ": "
                 + selected);
         deleteOldReport(results);
