@@ -45,10 +45,13 @@ final class PoolOwnerSide extends PoolOwnerSideFields {
     static final long STALL_NANOS = TimeUnit.MICROSECONDS.toNanos(100);
     /**
      * How long the queue may hand nothing out before the watchdog adds a worker although an awake one will come back
-     * by itself: one between tasks (taking or spinning) and runnable, which on a machine with few cores often waits
-     * longer than {@link #STALL_NANOS} for a CPU (one more thread would only wait beside it), or one whose runnable
-     * task the watchdog has not yet seen run for a whole stall. A worker seen inside one runnable task for a whole
-     * stall does not count (see {@link #anyAwakeComing}): a CPU-bound task holds its worker as a blocked one does.
+     * by itself: one between tasks (taking, spinning, or woken and not yet running: on a machine with few cores such a
+     * worker often waits longer than {@link #STALL_NANOS} for a CPU, and one more thread would only wait beside it),
+     * or one whose runnable task the watchdog's looks have not yet seen last a whole stall. A worker seen inside the
+     * same runnable task at looks a stall or more apart does not count (see {@link #anyAwakeComing}): a CPU-bound task
+     * holds its worker as a blocked one does. Nor, then, does a worker that only waited for a CPU inside a short task
+     * for that long: the watchdog cannot tell the two apart, and one more worker is what the timers behind either
+     * need (measured beside two busy processes: a parked worker woken by the owner starts within 0.1-0.2 ms at p99).
      */
     static final long RUNNABLE_STALL_NANOS = TimeUnit.MILLISECONDS.toNanos(10);
 
@@ -219,13 +222,14 @@ final class PoolOwnerSide extends PoolOwnerSideFields {
     /**
      * Whether an awake worker will come back to the queue by itself: one between tasks (taking, spinning, or woken
      * and not yet running), or one in a runnable task (only waiting for a CPU, or a task that has not yet run long)
-     * that this look has not seen run for a whole stall. Then only a longer stall adds a worker. One blocked in its
-     * task (waiting, parked, sleeping) does not count, nor one that the watchdog's looks found inside the same
+     * that the watchdog's looks have not seen last a whole stall. Then only a longer stall adds a worker. One blocked
+     * in its task (waiting, parked, sleeping) does not count, nor one that the watchdog's looks found inside the same
      * runnable task ({@link WorkerPool.Worker#taskSeqHint}, odd and unchanged) {@link #STALL_NANOS} or more apart: a
      * CPU-bound task of seconds holds its worker as a blocked one does, and the timers queued behind it get another
      * worker within about two stalls, not {@link #RUNNABLE_STALL_NANOS}. Every awake worker is looked at (no early
-     * answer), so that each runnable task's first sighting is noted. Owner only, and only when the queue has
-     * stalled.
+     * answer), so that each runnable task's first sighting is noted: from the stall on, each of the owner's steps
+     * reads every started worker's state (and the run count and thread state of those in a task) until the queue
+     * moves or a worker is added. Owner only, and only when the queue has stalled.
      */
     private boolean anyAwakeComing(long nowNanos) {
         WorkerPool p = pool;
@@ -252,8 +256,14 @@ final class PoolOwnerSide extends PoolOwnerSideFields {
      */
     private boolean inOneTaskForAStall(int id, int seq, long nowNanos) {
         if (seenTask == null) {
-            seenTask = new int[pool.size() + 1]; // once per pool, at its first stall behind a runnable task
-            seenTaskNanos = new long[pool.size() + 1];
+            try {
+                // Once per pool, at its first stall behind a runnable task (the pool's workers array does not exist
+                // yet when this object is made).
+                seenTaskNanos = new long[pool.size() + 1];
+                seenTask = new int[pool.size() + 1];
+            } catch (OutOfMemoryError e) {
+                return false; // no room to remember sightings: the worker counts as coming back, as before the rule
+            }
         }
         if (seenTask[id] == seq) {
             return nowNanos - seenTaskNanos[id] >= STALL_NANOS;

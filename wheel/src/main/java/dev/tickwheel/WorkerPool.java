@@ -47,7 +47,8 @@ import java.util.function.Consumer;
  * For the owner's batches, for work due now submitted from outside the pool, and for a worker that takes a timer and
  * sees more queued, the same holds only while fewer than {@link #awakeCap} workers are awake (max(1, CPUs - 1)):
  * past the cores, each runnable worker only takes CPU from the owner. Past the cap, the owner's watchdog
- * ({@link PoolOwnerSide#watch}) adds a worker when the queue stalls behind blocked tasks; a capped push from outside
+ * ({@link PoolOwnerSide#watch}) adds a worker when the queue stalls behind blocked tasks, or behind tasks it sees
+ * running through a whole stall (CPU-bound ones); a capped push from outside
  * the owner, and a take that leaves work queued past the cap, nudge the owner for it (a wake-up only if the owner is
  * parked longer than the watchdog's stall). Work due now submitted from one of the pool's own tasks is not capped:
  * as the JDK's pool does, it wakes an idle worker whenever none is spinning, so a task that waits for one it
@@ -275,10 +276,6 @@ final class WorkerPool extends TaskDispatch {
             return (int) TASK_SEQ.getOpaque(this);
         }
 
-        /** @return whether the worker is inside a task (opaque: a hint for the owner's watchdog) */
-        boolean inTaskHint() {
-            return (taskSeqHint() & 1) != 0;
-        }
 
         @Override
         public void run() {

@@ -25,7 +25,7 @@ class PoolOwnerSideLayoutTest {
         ClassLayout layout = layoutOf(PoolOwnerSide.class);
         long size = layout.instanceSize();
         for (String name : List.of("pool", "queue", "stalls", "first", "last", "count", "filling", "spare",
-                "pooledBatches", "watchedTaken", "watchedSinceNanos")) {
+                "pooledBatches", "watchedTaken", "watchedSinceNanos", "seenTask", "seenTaskNanos")) {
             FieldLayout field = layout.fields().stream().filter(f -> f.name().equals(name)).findFirst()
                     .orElseThrow(() -> new AssertionError("no field " + name + ":\n" + layout.toPrintable()));
             assertTrue(field.offset() >= LINE, name + " at offset " + field.offset() + ", within a line of the object's"

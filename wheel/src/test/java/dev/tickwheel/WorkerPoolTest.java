@@ -646,21 +646,24 @@ class WorkerPoolTest {
         assertTrue(pool.queue.poll() == null);
         timer.shutdownNow();
     }
+
     /**
      * A CPU-bound task holds its worker as a blocked one does. Every awake worker (as many as the awake cap) is inside
      * one runnable task, and a timer waits behind them in the queue: the watchdog's first look at the stall only
      * notes each task, its second, a stall later, finds the same tasks still running and wakes the parked worker past
      * the cap. Before, a runnable task counted as a worker coming back, so the timer waited for
      * PoolOwnerSide.RUNNABLE_STALL_NANOS (10 ms; 4 to 17 ms late on 2 cores beside a 200 ms task, against the JDK's
-     * pool's 0.2). A worker that moved on to its next task between the looks is still coming back: no wake-up then.
+     * pool's 0.2). A worker that moved on to its next task between the looks is still coming back, and so is one
+     * seen in the same task at looks less than a stall apart: no wake-up then.
      */
     @Test
     void timersQueuedBehindCpuBoundTasksGetAnotherWorkerAfterTwoLooksNotTheRunnableStall() throws Exception {
         ManualTimeSource clock = new ManualTimeSource();
-        int cap = Math.max(1, Runtime.getRuntime().availableProcessors() - 1);
+        int cores = Runtime.getRuntime().availableProcessors();
         WheelTimer timer = WheelTimer.builder().timeSource(clock).tick(1, TimeUnit.MILLISECONDS).manualDrive()
-                .workerThreads(cap + 1).build();
+                .workerThreads(Math.max(1, cores - 1) + 1).build();
         WorkerPool pool = timer.pool();
+        int cap = pool.awakeCap;
         OwnerLoop loop = OwnerLoop.of(timer);
         AtomicBoolean stop = new AtomicBoolean();
         CountDownLatch spinning = new CountDownLatch(1);
@@ -695,9 +698,12 @@ class WorkerPoolTest {
             clock.advance(1, TimeUnit.MILLISECONDS);
             loop.step(); // new tasks: still workers that come back by themselves
             assertEquals(WorkerPool.PARKED, parked.state, "a worker that moved on to its next task is coming back");
+            clock.advance(PoolOwnerSide.STALL_NANOS / 2, TimeUnit.NANOSECONDS);
+            loop.step(); // the same tasks, but seen only half a stall ago
+            assertEquals(WorkerPool.PARKED, parked.state, "a task seen less than a stall ago may be about to end");
             assertEquals(0, pool.stalls());
             clock.advance(1, TimeUnit.MILLISECONDS);
-            loop.step(); // the same tasks, a stall later: CPU-bound, as good as blocked
+            loop.step(); // the same tasks, a stall and more later: CPU-bound, as good as blocked
             assertEquals(WorkerPool.ACTIVE, parked.state, "the watchdog woke the parked worker past the cap");
             assertEquals(1, pool.stalls());
             assertTrue(clock.nanoTime() < PoolOwnerSide.RUNNABLE_STALL_NANOS, "well before the runnable stall");
@@ -709,11 +715,6 @@ class WorkerPoolTest {
         }
     }
 
-    /**
-     * A manually driven timer (1 ms tick, a manual clock) whose pool has reached its awake cap: as many workers as
-     * the cap, awake and blocked in tasks as far as the pool knows (detached: no thread, so never runnable), and one
-     * more parked on the idle stack, which only the owner's watchdog may wake past the cap.
-     */
     /**
      * A worker takes a step's batch out of the queue whole and claims from it, lowest first; a thief takes the upper
      * half of what is left into its own batch (the last timer alone, when one is left), from which it claims in turn.
@@ -804,6 +805,11 @@ class WorkerPoolTest {
         }
     }
 
+    /**
+     * A manually driven timer (1 ms tick, a manual clock) whose pool has reached its awake cap: as many workers as
+     * the cap, awake and blocked in tasks as far as the pool knows (detached: no thread, so never runnable), and one
+     * more parked on the idle stack, which only the owner's watchdog may wake past the cap.
+     */
     private record CappedPool(ManualTimeSource clock, WheelTimer timer, WorkerPool pool, WorkerPool.Worker parked) {
         static CappedPool create() {
             ManualTimeSource clock = new ManualTimeSource();
