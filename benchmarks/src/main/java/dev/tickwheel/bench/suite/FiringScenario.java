@@ -32,6 +32,12 @@ final class FiringScenario extends Scenario {
                 Map<String, String> r = shot(s, peer, 0, producers);
                 double ms = Double.parseDouble(r.get("shotMedianMs"));
                 results.row(Metric.FIRING_RATE, 0, p, label).put(peer, ExpiryBenchmark.TIMERS / (ms / 1000.0) / 1e6);
+                String first = r.get("firstShotsMedianMs");
+                if (first != null && !first.equals("-")) {
+                    results.row(Metric.FIRING_WARMUP, 0, p, "the same shot in a fresh JVM, its first "
+                            + FiringShots.FIRST_SHOTS + " shots (the JIT's warm-up; median), " + Format.producers(p))
+                            .put(peer, ExpiryBenchmark.TIMERS / (Double.parseDouble(first) / 1000.0) / 1e6);
+                }
                 results.row(Metric.EXPIRY_LAG, 0, p, "lag of the shot's last fire, " + Format.producers(p))
                         .put(peer, Double.parseDouble(r.get("lagMedianMs")));
                 results.row(Metric.EXPIRY_LAG_FLOOR, 0, p, "lag floor: what the shot's own CPU allows at best, "

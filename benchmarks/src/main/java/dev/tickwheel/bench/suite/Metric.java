@@ -50,6 +50,11 @@ enum Metric {
     WHEEL_ALONE("ops/µs", true),
     /** Scenario 8: the expiry shot by {@code FiringShots} (median of shots), million fires per second. */
     FIRING_RATE("M fires/s", true),
+    /**
+     * Scenario 8: the same shot in a fresh JVM, the median of its first shots (the JIT's warm-up, on the cores the
+     * shot needs); shown beside the steady figure, never judged.
+     */
+    FIRING_WARMUP("M fires/s", true),
     /** Scenario 8: how long after the later of the latest deadline and the producers' end the last timer fired. */
     EXPIRY_LAG("ms", false),
     /**

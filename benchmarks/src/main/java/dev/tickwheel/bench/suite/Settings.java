@@ -1,6 +1,7 @@
 package dev.tickwheel.bench.suite;
 
 import dev.tickwheel.bench.ChildJvm;
+import dev.tickwheel.bench.FiringShots;
 import dev.tickwheel.bench.Peer;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -83,7 +84,7 @@ public final class Settings {
     /** Each line: the full suite's value, else the head-to-head's. */
     private Settings(String[] args, boolean full, Predicate<Peer> available) {
         this.available = available;
-        name = full ? "full suite (3 warm-up and 5 measured iterations of 1 s per throughput figure; 3 + 10 shots"
+        name = full ? "full suite (3 warm-up and 5 measured iterations of 1 s per throughput figure; 20 + 10 shots"
                 + " for expiry)" : "head-to-head (short run: 1 warm-up and 1 measured iteration of 1 s per figure,"
                 + " 1 + 1 shots for expiry, 2 s of lateness probes)";
         out = out(args, full ? "results" : "head-to-head");
@@ -93,7 +94,7 @@ public final class Settings {
         measurementIterations = full ? 5 : 1;
         warmupTime = TimeValue.seconds(1);
         measurementTime = TimeValue.seconds(1);
-        shotWarmups = full ? 3 : 1;
+        shotWarmups = full ? FiringShots.DEFAULT_WARMUP : 1; // the expiry shot's steady state (see FiringShots)
         shotMeasurements = full ? 10 : 1;
         List<Peer> timers = List.of(Peer.TICKWHEEL, Peer.JDK_STPE, Peer.NETTY_1MS, Peer.NETTY_100MS, Peer.KAFKA);
         List<Peer> withFloor = new ArrayList<>(timers);
@@ -130,7 +131,7 @@ public final class Settings {
         firingProducers = full ? "1,2" : "1";
         sweepWorkers = "1,2,4,8,16,32";
         sweepRounds = full ? 5 : 2;
-        firingWarmup = full ? 5 : 2;
+        firingWarmup = FiringShots.DEFAULT_WARMUP; // steady state; the first shots get their own row
         firingShots = full ? 7 : 3;
         chainWarmup = 200;
         chainRuns = full ? 41 : 21;
