@@ -26,6 +26,10 @@ public final class TickwheelAdapter implements TimerAdapter {
         if (levels != null && !levels.isBlank()) {
             b.levelBits(java.util.Arrays.stream(levels.split(",")).mapToInt(x -> Integer.parseInt(x.trim())).toArray());
         }
+        String chunks = System.getProperty("tickwheel.bench.pooledQueueChunks"); // for experiments: the rings' size
+        if (chunks != null && !chunks.isBlank()) {
+            b.pooledQueueChunks(Integer.parseInt(chunks.trim()));
+        }
         if (tasksOnOwner) {
             b.runTasksOnOwnerThread();
         } else if (workers > 0) {
