@@ -189,11 +189,10 @@ final class PeriodicTimer extends ScheduledTimer<Void> {
         }
         if (failure != null || ownerFailure != null) {
             // The task threw, or the timer failed while it ran: the timer ends exceptionally, as every pending
-            // future does when the owner fails.
-            // The outcome is made before the CAS into COMPLETING: nothing may throw between that CAS and the terminal
-            // phase. An allocation that failed there (OutOfMemoryError, StackOverflowError) would leave the timer
-            // COMPLETING for good: never ended, get() parked forever. Thrown out of here instead, it reaches run()'s
-            // catch, which ends the timer FAILED with it.
+            // future does when the owner fails. The outcome is made before the CAS into COMPLETING: nothing may throw
+            // between that CAS and the terminal phase. An allocation that failed there (OutOfMemoryError,
+            // StackOverflowError) would leave the timer COMPLETING for good: never ended, get() parked forever.
+            // Thrown out of here instead, it reaches run()'s catch, which ends the timer FAILED with it.
             Throwable outcome = failure != null ? failure
                     : new IllegalStateException("the WheelTimer owner thread failed", ownerFailure);
             if (casPhase(RUNNING, COMPLETING)) {

@@ -165,9 +165,10 @@ final class PoolOwnerSide extends PoolOwnerSideFields {
      * Once a step: if work has waited (queued, or left in a batch a worker holds) with nothing handed out for
      * {@link #STALL_NANOS} while no awake worker will come back by itself (each blocked in its task, or seen inside
      * one runnable task for a whole stall), or for {@link #RUNNABLE_STALL_NANOS} in any case, wake or start one more
-     * worker, past the cap: it takes what is queued or steals what is held. Reads the queue's count of nodes handed out ({@link HandOffQueue#taken()}) once a step,
-     * and, only while the queue's hint says a batch is held, each worker's slot and its batch's claim word; never
-     * spins on either.
+     * worker, past the cap: it takes what is queued or steals what is held. Reads the queue's count of nodes handed
+     * out ({@link HandOffQueue#taken()}) once a step, and, only while the queue's hint says a batch is held, each
+     * worker's slot and its batch's claim word; once the queue has stalled, each started worker's state (see
+     * {@link #anyAwakeComing}). Never spins on any of them.
      *
      * @return whether work is waiting (the owner then parks at most {@link #STALL_NANOS}, to look again)
      */

@@ -48,11 +48,10 @@ import java.util.function.Consumer;
  * sees more queued, the same holds only while fewer than {@link #awakeCap} workers are awake (max(1, CPUs - 1)):
  * past the cores, each runnable worker only takes CPU from the owner. Past the cap, the owner's watchdog
  * ({@link PoolOwnerSide#watch}) adds a worker when the queue stalls behind blocked tasks, or behind tasks it sees
- * running through a whole stall (CPU-bound ones); a capped push from outside
- * the owner, and a take that leaves work queued past the cap, nudge the owner for it (a wake-up only if the owner is
- * parked longer than the watchdog's stall). Work due now submitted from one of the pool's own tasks is not capped:
- * as the JDK's pool does, it wakes an idle worker whenever none is spinning, so a task that waits for one it
- * submitted finds it run at once.
+ * running through a whole stall (CPU-bound ones); a capped push from outside the owner, and a take that leaves work
+ * queued past the cap, nudge the owner for it (a wake-up only if the owner is parked longer than the watchdog's
+ * stall). Work due now submitted from one of the pool's own tasks is not capped: as the JDK's pool does, it wakes an
+ * idle worker whenever none is spinning, so a task that waits for one it submitted finds it run at once.
  *
  * <h2>One worker stands by for the next due timer</h2>
  * The first worker to go idle while none stands by parks in the {@link StandbySlot} instead of on the idle stack,
@@ -275,7 +274,6 @@ final class WorkerPool extends TaskDispatch {
         int taskSeqHint() {
             return (int) TASK_SEQ.getOpaque(this);
         }
-
 
         @Override
         public void run() {
