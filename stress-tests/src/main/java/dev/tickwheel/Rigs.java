@@ -49,6 +49,17 @@ final class Rigs {
                 .executor(Runnable::run).build();
     }
 
+    /**
+     * A manually driven timer (as {@link #direct(ManualClock)}) whose command queues' first ring holds 2 commands, so
+     * that two queued starts fill it and the next start spills into a spare ring, which it installs. With
+     * {@code ownerSeesSpares} false, the deliberately broken queues whose owner side looks only at the first ring
+     * and the overflow.
+     */
+    static WheelTimer smallRings(ManualClock clock, boolean ownerSeesSpares) {
+        return WheelTimer.builder().timeSource(clock).tick(1, TimeUnit.MILLISECONDS).manualDrive().ownerBatch(BATCH)
+                .commandRings(2, ownerSeesSpares).executor(Runnable::run).build();
+    }
+
     /** A manually driven timer that runs tasks on the owner (the stepping thread), which clears their interrupts. */
     static WheelTimer onOwner(ManualClock clock) {
         return WheelTimer.builder().timeSource(clock).tick(1, TimeUnit.MILLISECONDS).manualDrive().ownerBatch(BATCH)

@@ -52,13 +52,19 @@ abstract class CommandPort extends AbstractExecutorService {
     /** The unit of the command queues' size: a ring holds a whole number of these; an overflow chunk is one. */
     static final int CHUNK = 1024;
     /**
-     * Chunks of ring each command queue allocates up front by default (8 x 1024 references: 32 KB a queue with
-     * compressed references). A backlog that outgrows the ring spills into linked chunks that become garbage.
+     * Chunks of ring each command queue allocates up front (8 x 1024 references: 32 KB a queue with compressed
+     * references), or the whole room if that is less.
      */
-    static final int POOLED_CHUNKS = 8;
+    static final int FIRST_RING_CHUNKS = 8;
+    /**
+     * Chunks of rings each command queue may keep by default (1,024 x 1,024 references: 4 MB a queue with
+     * compressed references): the first ring up front, the rest as spare rings allocated when a backlog first reaches them and
+     * kept. A backlog beyond them spills into linked chunks that become garbage (see {@link CommandQueue}).
+     */
+    static final int POOLED_CHUNKS = 1024;
     /**
      * Commands a queue may gather behind a parked owner before the producer that offers the next one wakes it: one
-     * chunk, which leaves the owner the rest of the ring as slack to wake up in before a producer must allocate.
+     * chunk, which leaves the owner the rest of the first ring as slack to wake up in before producers spill.
      */
     static final long WAKE_BACKLOG = CHUNK;
 
@@ -114,17 +120,20 @@ abstract class CommandPort extends AbstractExecutorService {
     private long parkedCancelsIndex;
 
     /**
+     * @param firstRing the first ring's capacity, or 0 for the default (a test seam, see WheelTimer.Builder)
+     * @param ownerSeesSpares false only for jcstress's deliberately broken queues (see CommandQueue)
      * @param ownerFactory makes the owner thread, or null for manual drive (no owner thread)
      * @throws IllegalStateException if the factory fails (see {@link TimerThreads#newOwner})
      */
-    CommandPort(TickClock clock, TimerCounters counters, int pooledChunks, ThreadFactory ownerFactory,
-                String ownerRole) {
+    CommandPort(TickClock clock, TimerCounters counters, int pooledChunks, int firstRing, boolean ownerSeesSpares,
+                ThreadFactory ownerFactory, String ownerRole) {
         this.clock = clock;
         this.counters = counters;
         this.reapTicks = Math.max(1, REAP_NANOS / clock.tickNanos);
-        int ring = Integer.highestOneBit(pooledChunks * CHUNK - 1) << 1; // a power of two, at least the chunks asked
-        this.starts = new CommandQueue<>(ring);
-        this.cancels = new CommandQueue<>(ring);
+        int room = Integer.highestOneBit(pooledChunks * CHUNK - 1) << 1; // a power of two, at least the chunks asked
+        int first = firstRing != 0 ? Math.min(room, firstRing) : Math.min(room, FIRST_RING_CHUNKS * CHUNK);
+        this.starts = new CommandQueue<>(first, room, ownerSeesSpares);
+        this.cancels = new CommandQueue<>(first, room, ownerSeesSpares);
         if (ownerFactory == null) {
             this.owner = null;
             this.wakeupTick = AWAKE;

@@ -1,67 +1,211 @@
 package dev.tickwheel;
 
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
 import org.jctools.queues.MessagePassingQueue;
 import org.jctools.queues.varhandle.MpscUnboundedVarHandleArrayQueue;
 import org.jctools.queues.varhandle.MpscVarHandleArrayQueue;
 
 /**
  * One of the two command queues (starts, cancels): many producers, one consumer (the owner), unbounded, and
- * allocation-free in the steady state, built from two of JCTools' VarHandle queues (no {@code sun.misc.Unsafe}).
+ * allocation-free once it has grown to its usual backlog, built from JCTools' VarHandle queues (no
+ * {@code sun.misc.Unsafe}).
  *
  * <p>Commands go into a fixed ring ({@link MpscVarHandleArrayQueue}: one CAS on its producer index per offer, no
- * allocation); a command that finds the ring full (the owner is behind by a whole ring) goes into an overflow
- * ({@link MpscUnboundedVarHandleArrayQueue}, linked chunks of {@link CommandPort#CHUNK}, which allocates a chunk per
- * chunk of overflowing commands). Why two: JCTools' VarHandle family ({@code jctools-core-jdk11}) has no pooled-chunk
- * queue like the {@code MpscUnboundedXaddArrayQueue} of its {@code Unsafe} family, and its linked queues allocate a
- * chunk every {@code CHUNK} offers even when the owner keeps up: 4 bytes a command, 8 a schedule + cancel, which
- * would take a timer past its 48-byte budget. The ring keeps the common case at zero.
+ * allocation), allocated up front. A command that finds that ring full (the owner is behind by a whole ring) goes
+ * into the next of a few more rings, which are allocated the first time a backlog reaches them and then kept for the
+ * timer's life, so that the next backlog of that size allocates nothing: each doubles the room of the ones before it,
+ * up to {@code maxRoom} commands in all. Only a command that finds every ring full goes into the overflow
+ * ({@link MpscUnboundedVarHandleArrayQueue}, linked chunks of {@link CommandPort#CHUNK}, one allocated per chunk of
+ * commands, garbage once drained). Why not one pooled-chunk queue: JCTools' VarHandle family
+ * ({@code jctools-core-jdk11}) has none like the {@code MpscUnboundedXaddArrayQueue} of its {@code Unsafe} family,
+ * and its linked queues allocate a chunk every {@code CHUNK} offers even when the owner keeps up: 4 bytes a
+ * command, 8 a schedule + cancel, which would take a timer past its 48-byte budget.
  *
- * <p>Order: each of the two queues is FIFO, but a command in the overflow may be taken after a later one in the
- * ring. The owner's handling of commands does not depend on their order (a timer's start and cancel already travel
- * in different queues; a move command that overtakes its timer's start makes the start stale, see
- * {@code OwnerLoop.start}).
+ * <p>Costs: an offer the first ring takes is one ring offer, as before the spare rings existed. While the first ring
+ * is full, an offer first fails on it (three loads of its indexes, no write), then tries the spare ring the last
+ * successful spill went to ({@link #spillHint}), and the spare rings after it. The hint keeps a deep backlog from
+ * probing every full ring on every offer.
  *
- * <p>Indexes: {@link #producerIndex()} and {@link #isEmpty()} read both queues' producer indexes (volatile loads),
- * which each offer claims with an atomic RMW before it stores its element (a release). The owner's Dekker handshake
- * in {@link CommandPort} relies on exactly that: a command whose index is claimed counts as in flight even before
- * its element is visible. Every command is in exactly one of the two, so a sum read ring first counts at least every
- * offer that completed before the read began.
+ * <p>Order: each ring, and the overflow, is FIFO, but a command in a later ring may be taken before or after one
+ * in an earlier ring. The owner's handling of commands does not depend on their order (a timer's start and cancel
+ * already travel in different queues; a move command that overtakes its timer's start makes the start stale, see
+ * {@code OwnerLoop.start}). A drain that runs out of its limit starts the next drain at the ring after the one it
+ * stopped in, so that under a sustained backlog no ring waits behind the first for good.
+ *
+ * <p>Indexes: {@link #producerIndex()} and {@link #isEmpty()} read every ring's slot in {@link #rings} (volatile
+ * loads) and then each present ring's producer index, and the overflow's (volatile loads). Each offer claims its
+ * index with an atomic RMW before it stores its element (a release), and a spare ring is installed with a CAS into
+ * its slot before any offer into it. The owner's Dekker handshake in {@link CommandPort} relies on exactly that: a
+ * command whose index is claimed counts as in flight even before its element is visible, and a ring installed after
+ * the owner read its slot as empty was installed after the owner published its plan, so its producer reads that
+ * plan when it re-checks after the offer. Every command is in exactly one ring or the overflow, so a sum of their
+ * producer indexes read after the slots counts at least every offer that completed before the read began.
  *
  * <p>Threading: {@link #offer} from any thread; {@link #drain} and {@link #poll} from the owner only (or the one thread
  * that stands in for it, see {@link OwnerLoop}); the index reads from any thread.
  */
 final class CommandQueue<E> {
 
-    /** The ring: JCTools MPSC, bounded. Final. */
-    private final MpscVarHandleArrayQueue<E> ring;
-    /** Where commands go while the ring is full: JCTools MPSC, unbounded (linked chunks). Final. */
-    private final MpscUnboundedVarHandleArrayQueue<E> overflow;
+    private static final VarHandle RINGS;
+    private static final VarHandle SPILL_HINT;
 
-    /** @param capacity the ring's capacity, a power of two of at least 2 */
+    static {
+        try {
+            MethodHandles.Lookup lookup = MethodHandles.lookup();
+            RINGS = MethodHandles.arrayElementVarHandle(MpscVarHandleArrayQueue[].class);
+            SPILL_HINT = lookup.findVarHandle(CommandQueue.class, "spillHint", int.class);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
+
+    /** The first ring, allocated up front; {@code rings[0]}, kept in a final field for the offer's fast path. */
+    private final MpscVarHandleArrayQueue<E> first;
+    /**
+     * The rings: slot 0 is {@link #first}; slot k (k of at least 1) is null until a producer that found the rings
+     * before it full installs it (CAS from null, volatile), then it stays. Slot k's ring holds {@code first}'s
+     * capacity times 2^(k - 1), so the rings up to k hold {@code first}'s capacity times 2^k in all. Installed in order:
+     * a producer only reaches slot k through slot k - 1 present and full, so the present slots are a prefix.
+     */
+    private final MpscVarHandleArrayQueue<E>[] rings;
+    /** Where commands go while every ring is full: JCTools MPSC, unbounded (linked chunks). Final. */
+    private final MpscUnboundedVarHandleArrayQueue<E> overflow;
+    /**
+     * The spare ring (1 or more) the last spill went into, where the next spill starts probing. Opaque loads and
+     * stores: a hint only, racing producers may overwrite each other's; a stale one only costs probes or sends a
+     * command to a later ring (each command still lands in exactly one place). The owner lowers it back to 1 when a
+     * drain finds ring 1 empty, so that a backlog that has shrunk spills into the earliest spare ring again.
+     */
+    @SuppressWarnings("unused") // accessed through SPILL_HINT
+    private int spillHint = 1;
+    /** Owner only (plain): the ring (or {@code ownerRings}: the overflow) the next drain starts at. */
+    private int drainFrom;
+    /**
+     * How many rings the owner's side (drain, poll, and the index reads of the handshake) looks at: all of them.
+     * Final. Only jcstress's deliberately broken variant builds a queue whose owner looks at the first ring alone
+     * (and the overflow), as before the spare rings existed, to show that its test sees a command lost there.
+     */
+    private final int ownerRings;
+
+    /** A queue whose whole room is {@code capacity}: one ring, no spare. */
     CommandQueue(int capacity) {
-        this.ring = new MpscVarHandleArrayQueue<>(capacity);
+        this(capacity, capacity, true);
+    }
+
+    CommandQueue(int firstCapacity, int maxRoom) {
+        this(firstCapacity, maxRoom, true);
+    }
+
+    /**
+     * @param firstCapacity the first ring's capacity, a power of two of at least 2, allocated now
+     * @param maxRoom the most commands the rings may hold in all, a power of two of at least {@code firstCapacity}:
+     *                the spare rings that make up the difference are allocated when a backlog first reaches them
+     * @param ownerSeesSpares true; false only for jcstress's deliberately broken variant (see {@link #ownerRings})
+     */
+    @SuppressWarnings("unchecked")
+    CommandQueue(int firstCapacity, int maxRoom, boolean ownerSeesSpares) {
+        if (Integer.bitCount(firstCapacity) != 1 || firstCapacity < 2) {
+            throw new IllegalArgumentException("the first ring's capacity " + firstCapacity
+                    + " is not a power of two of at least 2");
+        }
+        if (Integer.bitCount(maxRoom) != 1 || maxRoom < firstCapacity) {
+            throw new IllegalArgumentException("the rings' room " + maxRoom + " is not a power of two of at least "
+                    + firstCapacity);
+        }
+        int count = 1 + Integer.numberOfTrailingZeros(maxRoom / firstCapacity);
+        this.rings = (MpscVarHandleArrayQueue<E>[]) new MpscVarHandleArrayQueue[count];
+        this.first = new MpscVarHandleArrayQueue<>(firstCapacity);
+        this.rings[0] = first; // published with the queue (final field rings)
         this.overflow = new MpscUnboundedVarHandleArrayQueue<>(CommandPort.CHUNK);
+        this.ownerRings = ownerSeesSpares ? count : 1;
     }
 
     /** Any thread: queues a command; never fails. */
     void offer(E e) {
-        if (!ring.offer(e)) {
-            overflow.offer(e);
+        if (!first.offer(e)) {
+            spill(e);
         }
     }
 
+    /** The first ring is full: the spare rings from the hint on, then the overflow. */
+    private void spill(E e) {
+        MpscVarHandleArrayQueue<E>[] rs = rings;
+        int from = (int) SPILL_HINT.getOpaque(this);
+        for (int k = from; k < rs.length; k++) {
+            MpscVarHandleArrayQueue<E> r = ring(k);
+            if (r.offer(e)) {
+                if (k != from) {
+                    SPILL_HINT.setOpaque(this, k);
+                }
+                return;
+            }
+        }
+        overflow.offer(e);
+    }
+
+    /** Spare ring k, installed now if it is not yet (whoever wins the CAS, every caller gets the same ring). */
+    @SuppressWarnings("unchecked")
+    private MpscVarHandleArrayQueue<E> ring(int k) {
+        MpscVarHandleArrayQueue<E> r = (MpscVarHandleArrayQueue<E>) RINGS.getVolatile(rings, k);
+        if (r == null) {
+            MpscVarHandleArrayQueue<E> made = new MpscVarHandleArrayQueue<>(first.capacity() << (k - 1));
+            MpscVarHandleArrayQueue<E> witness =
+                    (MpscVarHandleArrayQueue<E>) RINGS.compareAndExchange(rings, k, null, made);
+            r = witness == null ? made : witness;
+        }
+        return r;
+    }
+
+    /** Any thread: ring k if it is installed (volatile load), else null. */
+    @SuppressWarnings("unchecked")
+    private MpscVarHandleArrayQueue<E> installed(int k) {
+        return (MpscVarHandleArrayQueue<E>) RINGS.getVolatile(rings, k);
+    }
+
     /**
-     * Owner: hands up to {@code limit} commands to {@code c}, the ring's first. Stops early at a command whose index
-     * is claimed and whose element is not yet stored (see {@link #isEmpty()}).
+     * Owner: hands up to {@code limit} commands to {@code c}, ring by ring, then the overflow's, starting where the
+     * last drain that ran out of its limit stopped. Stops early in a ring at a command whose index is claimed and
+     * whose element is not yet stored (see {@link #isEmpty()}), and goes on to the next.
      *
      * @return how many were handed over
      */
     int drain(MessagePassingQueue.Consumer<E> c, int limit) {
-        int n = ring.drain(c, limit);
-        if (n < limit) {
-            n += overflow.drain(c, limit - n);
+        int last = ownerRings; // the overflow's place
+        int places = last + 1;
+        int n = 0;
+        int at = drainFrom;
+        for (int i = 0; i < places; i++, at = at + 1 == places ? 0 : at + 1) {
+            int want = limit - n;
+            int got;
+            if (at == last) {
+                got = overflow.drain(c, want);
+            } else {
+                MpscVarHandleArrayQueue<E> r = installed(at);
+                if (r == null) {
+                    at = last - 1; // the present rings are a prefix: on to the overflow
+                    continue;
+                }
+                got = r.drain(c, want);
+                if (at == 1 && got < want) {
+                    lowerSpillHint();
+                }
+            }
+            n += got;
+            if (n == limit) {
+                drainFrom = at + 1 == places ? 0 : at + 1;
+                return n;
+            }
         }
+        drainFrom = 0;
         return n;
+    }
+
+    /** Owner: ring 1 ran dry, so the next spill should start there again (opaque; only if it is not already). */
+    private void lowerSpillHint() {
+        if ((int) SPILL_HINT.getOpaque(this) != 1) {
+            SPILL_HINT.setOpaque(this, 1);
+        }
     }
 
     /**
@@ -69,36 +213,104 @@ final class CommandQueue<E> {
      * and its element store (unlike {@link #drain}), so a loop of polls strands nothing.
      */
     E poll() {
-        E e = ring.poll();
-        return e != null ? e : overflow.poll();
+        for (int k = 0; k < ownerRings; k++) {
+            MpscVarHandleArrayQueue<E> r = installed(k);
+            if (r == null) {
+                break;
+            }
+            E e = r.poll();
+            if (e != null) {
+                return e;
+            }
+        }
+        return overflow.poll();
     }
 
-    /** Any thread: whether no command has its index claimed and not yet taken (volatile loads of both indexes). */
+    /**
+     * Any thread: whether no command has its index claimed and not yet taken: the ring slots (volatile loads), then
+     * each present ring's indexes, then the overflow's (volatile loads).
+     */
     boolean isEmpty() {
-        return ring.isEmpty() && overflow.isEmpty();
+        for (int k = 0; k < ownerRings; k++) {
+            MpscVarHandleArrayQueue<E> r = installed(k);
+            if (r == null) {
+                break;
+            }
+            if (!r.isEmpty()) {
+                return false;
+            }
+        }
+        return overflow.isEmpty();
     }
 
     /** Any thread: commands ever offered (index claims), at least every offer completed before the call. */
     long producerIndex() {
-        long r = ring.currentProducerIndex();
-        return r + overflow.currentProducerIndex();
+        long sum = first.currentProducerIndex();
+        for (int k = 1; k < ownerRings; k++) {
+            MpscVarHandleArrayQueue<E> r = installed(k);
+            if (r == null) {
+                break;
+            }
+            sum += r.currentProducerIndex();
+        }
+        return sum + overflow.currentProducerIndex();
     }
 
     /** Owner (or a reader that tolerates staleness): commands taken so far. */
     long consumerIndex() {
-        return ring.currentConsumerIndex() + overflow.currentConsumerIndex();
+        long sum = first.currentConsumerIndex();
+        for (int k = 1; k < ownerRings; k++) {
+            MpscVarHandleArrayQueue<E> r = installed(k);
+            if (r == null) {
+                break;
+            }
+            sum += r.currentConsumerIndex();
+        }
+        return sum + overflow.currentConsumerIndex();
     }
 
     /**
-     * Test seam: the ring's fill, which claims the indexes first and then stores what the supplier returns, so a test
-     * can hold a producer between its index claim and its element store.
+     * Test seam: the first ring's fill, which claims the indexes first and then stores what the supplier returns, so
+     * a test can hold a producer between its index claim and its element store.
      */
     int fill(MessagePassingQueue.Supplier<E> s, int limit) {
-        return ring.fill(s, limit);
+        return first.fill(s, limit);
     }
 
-    /** @return the ring's capacity */
+    /** @return the first ring's capacity */
     int capacity() {
-        return ring.capacity();
+        return first.capacity();
+    }
+
+    /** Any thread: how many commands the installed rings hold at most (volatile loads of the slots). */
+    long room() {
+        long sum = 0;
+        for (int k = 0; k < rings.length; k++) {
+            MpscVarHandleArrayQueue<E> r = installed(k);
+            if (r == null) {
+                break;
+            }
+            sum += r.capacity();
+        }
+        return sum;
+    }
+
+    /** Any thread: commands that went to the overflow since creation (its producer index, a volatile load). */
+    long spills() {
+        return overflow.currentProducerIndex();
+    }
+
+    /** @return how many rings are installed (1 up to the most the room allows), for tests and metrics */
+    int installedRings() {
+        int n = 0;
+        while (n < rings.length && installed(n) != null) {
+            n++;
+        }
+        return n;
+    }
+
+    /** @return the most rings this queue may install */
+    int maxRings() {
+        return rings.length;
     }
 }

@@ -124,6 +124,7 @@ final class TimerCounters {
         long fired = firedPublished + now - revokedNow;
         long handOffs = dispatch.takesWorkDueNow() ? dispatch.ownerBatches() + now : 0;
         return new TimerMetrics(pending, scheduled, fired, cancelled, rejected.sum(), lagNanos,
-                continuedFailures.sum(), handOffs, dispatch.wakeups(), lateness);
+                continuedFailures.sum(), handOffs, dispatch.wakeups(), starts.room() + cancels.room(),
+                starts.spills() + cancels.spills(), lateness);
     }
 }

@@ -19,10 +19,15 @@ public final class TimerMetrics {
     private final long periodicFailures;
     private final long handOffs;
     private final long workerWakeups;
+    private final long commandRoom;
+    private final long commandSpills;
     private final Lateness lateness;
 
     TimerMetrics(long pending, long scheduled, long fired, long cancelled, long rejected, long lagNanos,
-                 long periodicFailures, long handOffs, long workerWakeups, Lateness lateness) {
+                 long periodicFailures, long handOffs, long workerWakeups, long commandRoom, long commandSpills,
+                 Lateness lateness) {
+        this.commandRoom = commandRoom;
+        this.commandSpills = commandSpills;
         this.handOffs = handOffs;
         this.workerWakeups = workerWakeups;
         this.pending = pending;
@@ -100,6 +105,26 @@ public final class TimerMetrics {
     }
 
     /**
+     * @return how many commands (starts and cancels) the command queues' rings can hold now, both queues: the first
+     *         rings, allocated with the timer, and the spare rings a backlog has needed since, which are kept (up to
+     *         {@link WheelTimer.Builder#pooledQueueChunks} chunks of 1,024 a queue). A reference each: 4 bytes with
+     *         compressed references
+     */
+    public long commandQueueRoom() {
+        return commandRoom;
+    }
+
+    /**
+     * @return commands (starts and cancels) since creation that found every ring of their queue full and went into
+     *         linked chunks allocated for them (about 4 bytes each, garbage once the owner has taken them): if this
+     *         grows in the steady state, the owner thread is often that far behind, and a larger
+     *         {@link WheelTimer.Builder#pooledQueueChunks} would keep that memory instead
+     */
+    public long commandQueueSpills() {
+        return commandSpills;
+    }
+
+    /**
      * @return how late runs started, since the timer was created or since {@link WheelTimer#resetLateness()}: the
      *         distribution of (start of the run − the start of the tick the timer was due in). Empty unless the
      *         record is on ({@link WheelTimer.Builder#recordLateness()}, {@link WheelTimer#recordLateness(boolean)};
@@ -116,7 +141,8 @@ public final class TimerMetrics {
     public String toString() {
         return "TimerMetrics[pending=" + pending + ", scheduled=" + scheduled + ", fired=" + fired + ", cancelled="
                 + cancelled + ", rejected=" + rejected + ", lagNanos=" + lagNanos + ", periodicFailures="
-                + periodicFailures + ", handOffs=" + handOffs + ", workerWakeups=" + workerWakeups + ", lateness="
+                + periodicFailures + ", handOffs=" + handOffs + ", workerWakeups=" + workerWakeups + ", commandQueueRoom=" + commandRoom
+                + ", commandQueueSpills=" + commandSpills + ", lateness="
                 + lateness + "]";
     }
 

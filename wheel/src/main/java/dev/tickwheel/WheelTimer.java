@@ -141,7 +141,7 @@ public final class WheelTimer extends CommandPort implements ScheduledExecutorSe
     private volatile boolean recordsLateness;
 
     private WheelTimer(Builder b, String name, ThreadFactory factory) {
-        super(new TickClock(b.timeSource, b.tickNanos), new TimerCounters(b.maxPending), b.pooledChunks,
+        super(new TickClock(b.timeSource, b.tickNanos), new TimerCounters(b.maxPending), b.pooledChunks, b.firstRing, b.ownerSeesSpares,
                 b.manual ? null : b.threadFactory != null ? factory : TimerThreads.named(name + "-owner", b.daemon),
                 name + "-owner");
         this.periodicFailureHandler = b.periodicFailureHandler;
@@ -468,6 +468,8 @@ public final class WheelTimer extends CommandPort implements ScheduledExecutorSe
         private boolean manual;
         private int batch = 16_384;
         private int pooledChunks = POOLED_CHUNKS;
+        private int firstRing; // 0: the default rule (see CommandPort)
+        private boolean ownerSeesSpares = true;
         private Runnable stepHook;
         private boolean recordLateness;
 
@@ -535,13 +537,15 @@ public final class WheelTimer extends CommandPort implements ScheduledExecutorSe
         }
 
         /**
-         * How many chunks of 1,024 references each of the two command queues (starts and cancels) allocates up
-         * front and recycles: 4 KB a chunk with compressed references, so the default of 8 costs 64 KB a timer.
-         * While the owner thread is behind (on a busy machine it may wait for a CPU), commands pile up in the
-         * queues; beyond the pooled chunks the producers allocate chunks that become garbage (4 bytes a command).
-         * Raise it to cut that garbage at very high start/cancel rates: on the machine of the README's benchmarks,
-         * 32 brought the allocation per schedule+cancel from 50.2 to 48.1 bytes (the timer is 48) at 1,000 pending
-         * timers and from 53.3 to 49.8 at 1,000,000, in one run each.
+         * How many chunks of 1,024 references each of the two command queues (starts and cancels) may keep, rounded
+         * up to a power of two: 4 KB a chunk with compressed references. A queue allocates its first 8 chunks (or
+         * all, if fewer) up front, 64 KB a timer for both. While the owner thread is behind (on a busy machine it may
+         * wait for a CPU), commands pile up in the queues; a backlog beyond the first ring goes into spare rings,
+         * each as large as all the ones before it, allocated the first time a backlog reaches them and then kept, so
+         * a backlog of that size again allocates nothing. Beyond the kept chunks, producers allocate chunks that become
+         * garbage (4 bytes a command). The default, 256 (up to 1 MB a queue, only as backlogs need it), keeps the
+         * schedule + cancel benchmarks of the README at 48 bytes per operation (the timer) on 2 cores; lower it to
+         * cap the memory a burst leaves behind, raise it for larger bursts.
          *
          * @param chunks from 2 to {@value #MAX_POOLED_QUEUE_CHUNKS}
          * @return this builder
@@ -706,6 +710,22 @@ public final class WheelTimer extends CommandPort implements ScheduledExecutorSe
                 throw new IllegalArgumentException("ownerBatch " + batch + " must be at least 1");
             }
             this.batch = batch;
+            return this;
+        }
+
+        /**
+         * Test seam: the command queues' first ring holds {@code capacity} commands (a power of two of at least 2)
+         * instead of the default, so that a jcstress state can fill it and make a producer spill into a spare ring.
+         * {@code ownerSeesSpares} false builds jcstress's deliberately broken queues, whose owner side looks only at
+         * the first ring and the overflow.
+         */
+        Builder commandRings(int capacity, boolean ownerSeesSpares) {
+            if (Integer.bitCount(capacity) != 1 || capacity < 2 || capacity > POOLED_CHUNKS * 1024) {
+                throw new IllegalArgumentException("first ring " + capacity + " is not a power of two in [2, "
+                        + POOLED_CHUNKS * 1024 + "]");
+            }
+            this.firstRing = capacity;
+            this.ownerSeesSpares = ownerSeesSpares;
             return this;
         }
 

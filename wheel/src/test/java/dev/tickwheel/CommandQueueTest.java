@@ -12,9 +12,9 @@ import java.util.concurrent.CountDownLatch;
 import org.junit.jupiter.api.Test;
 
 /**
- * The command queue's two halves (issue 22): a JCTools VarHandle ring and, once it is full, a linked overflow. Every
- * command offered is taken exactly once, the indexes the owner's handshake reads count both halves, and emptiness
- * covers both.
+ * The command queue's parts (issue 22, and issue 23's spare rings): a JCTools VarHandle ring, spare rings installed when
+ * a backlog first reaches them and kept, and, once every ring is full, a linked overflow. Every command offered is
+ * taken exactly once, the indexes the owner's handshake reads count every part, and emptiness covers every part.
  */
 class CommandQueueTest {
 
@@ -94,5 +94,150 @@ class CommandQueueTest {
         assertEquals(producers * each, seen.cardinality());
         assertTrue(q.isEmpty());
         assertEquals(producers * each, q.producerIndex());
+    }
+
+    @Test
+    void aBacklogFillsTheSpareRingsInOrderThenTheOverflowAndTheRingsAreKept() {
+        CommandQueue<Integer> q = new CommandQueue<>(16, 64); // rings of 16, 16 and 32: 64 in all
+        assertEquals(3, q.maxRings());
+        assertEquals(1, q.installedRings(), "only the first ring up front");
+        assertEquals(16, q.room());
+        int n = 100; // 64 in the rings, 36 in the overflow
+        for (int i = 0; i < n; i++) {
+            q.offer(i);
+            assertEquals(i + 1, q.producerIndex(), "every offer counted, wherever it went");
+        }
+        assertEquals(3, q.installedRings());
+        assertEquals(64, q.room());
+        assertEquals(36, q.spills(), "only what found every ring full");
+        List<Integer> order = new ArrayList<>();
+        assertEquals(n, q.drain(order::add, 1_000));
+        assertTrue(q.isEmpty());
+        assertEquals(n, q.consumerIndex());
+        for (int i = 0; i < n; i++) {
+            assertEquals(i, order.get(i), "the first ring's, then each spare ring's, then the overflow's, in order");
+        }
+        for (int i = 0; i < 64; i++) { // the same backlog again: the kept rings take it, no ring is added
+            q.offer(i);
+        }
+        assertEquals(3, q.installedRings());
+        assertEquals(36, q.spills(), "the kept rings took the second backlog");
+        assertEquals(n + 64, q.producerIndex());
+        assertFalse(q.isEmpty());
+        int taken = 0;
+        for (Integer e; (e = q.poll()) != null; ) {
+            assertEquals(taken++, e, "polls walk the rings in order");
+        }
+        assertEquals(64, taken);
+        assertTrue(q.isEmpty());
+    }
+
+    @Test
+    void aCommandInTheLastSpareRingAloneKeepsTheQueueNonEmpty() {
+        CommandQueue<Integer> q = new CommandQueue<>(2, 8); // rings of 2, 2 and 4
+        for (int i = 0; i < 8; i++) {
+            q.offer(i);
+        }
+        List<Integer> taken = new ArrayList<>();
+        for (int i = 0; i < 7; i++) {
+            taken.add(q.poll());
+        }
+        assertFalse(q.isEmpty(), "the last ring still holds one command");
+        assertEquals(7, q.consumerIndex());
+        assertEquals(7, q.poll());
+        assertTrue(q.isEmpty());
+        assertEquals(List.of(0, 1, 2, 3, 4, 5, 6), taken);
+    }
+
+    @Test
+    void aDrainThatRunsOutOfItsLimitStartsTheNextAtTheRingAfter() {
+        CommandQueue<Integer> q = new CommandQueue<>(4, 8); // rings of 4 and 4
+        for (int i = 0; i < 8; i++) {
+            q.offer(i); // 0-3 in the first ring, 4-7 in the spare
+        }
+        List<Integer> order = new ArrayList<>();
+        assertEquals(2, q.drain(order::add, 2), "stops in the first ring");
+        for (int i = 8; i < 10; i++) {
+            q.offer(i); // refills the first ring: a producer that keeps it full must not starve the spare
+        }
+        assertEquals(3, q.drain(order::add, 3), "starts at the spare ring");
+        assertEquals(List.of(0, 1, 4, 5, 6), order);
+        assertEquals(5, q.drain(order::add, 100), "then the rest: round from the ring after the spare, to it");
+        assertEquals(List.of(0, 1, 4, 5, 6, 2, 3, 8, 9, 7), order);
+        assertTrue(q.isEmpty());
+    }
+
+    @Test
+    void theSpillHintFollowsTheBacklogDownWhenTheFirstSpareRingEmpties() {
+        CommandQueue<Integer> q = new CommandQueue<>(2, 16); // rings of 2, 2, 4 and 8
+        for (int i = 0; i < 16; i++) {
+            q.offer(i); // the hint is at the last spare ring now
+        }
+        assertEquals(16, q.drain(e -> { }, 100)); // every ring drained: ring 1 found dry, the hint back at 1
+        for (int i = 0; i < 4; i++) {
+            q.offer(i); // two in the first ring, two in the first spare ring (not the last one)
+        }
+        List<Integer> order = new ArrayList<>();
+        assertEquals(2, q.drain(order::add, 2));
+        assertEquals(List.of(0, 1), order);
+        assertEquals(1, q.drain(order::add, 1));
+        assertEquals(2, order.get(2), "the next one comes from ring 1: the spill went there, not to ring 3");
+    }
+
+    @Test
+    void rejectsRoomThatIsNotAPowerOfTwoOrLessThanTheFirstRing() {
+        IllegalArgumentException e = org.junit.jupiter.api.Assertions.assertThrows(IllegalArgumentException.class,
+                () -> new CommandQueue<Integer>(16, 48));
+        assertTrue(e.getMessage().contains("48"), e.getMessage());
+        e = org.junit.jupiter.api.Assertions.assertThrows(IllegalArgumentException.class,
+                () -> new CommandQueue<Integer>(16, 8));
+        assertTrue(e.getMessage().contains("8"), e.getMessage());
+        e = org.junit.jupiter.api.Assertions.assertThrows(IllegalArgumentException.class,
+                () -> new CommandQueue<Integer>(12, 64));
+        assertTrue(e.getMessage().contains("12"), e.getMessage());
+    }
+
+    @Test
+    void manyProducersAgainstOneConsumerLoseNothingThroughSpareRings() throws Exception {
+        CommandQueue<Integer> q = new CommandQueue<>(64, 1024);
+        int producers = 4;
+        int each = 50_000;
+        CountDownLatch go = new CountDownLatch(1);
+        List<Thread> threads = new ArrayList<>();
+        for (int p = 0; p < producers; p++) {
+            int base = p * each;
+            Thread t = new Thread(() -> {
+                try {
+                    go.await();
+                } catch (InterruptedException e) {
+                    throw new AssertionError(e);
+                }
+                for (int i = 0; i < each; i++) {
+                    q.offer(base + i);
+                }
+            }, "command-queue-producer-" + p);
+            threads.add(t);
+            t.start();
+        }
+        BitSet seen = new BitSet(producers * each);
+        int[] taken = {0};
+        go.countDown();
+        while (taken[0] < producers * each) {
+            q.drain(e -> {
+                assertFalse(seen.get(e), "taken twice: " + e);
+                seen.set(e);
+                taken[0]++;
+            }, 100);
+            if (q.isEmpty()) {
+                Thread.onSpinWait();
+            }
+        }
+        for (Thread t : threads) {
+            t.join();
+        }
+        assertEquals(producers * each, seen.cardinality());
+        assertTrue(q.isEmpty());
+        assertEquals(producers * each, q.producerIndex());
+        assertEquals(producers * each, q.consumerIndex());
     }
 }

@@ -151,8 +151,8 @@ class WheelTimerMetricsTest {
 
     @Test
     void aBacklogBeyondThePooledChunksLosesNothingAndCountsExactly() {
-        // Two pooled chunks of 1,024: 5,000 starts and 5,000 cancels pile up before the first step, so both queues
-        // grow by chunks they then recycle or drop.
+        // Two pooled chunks of 1,024: 10,000 starts and 5,000 cancels pile up before the first step, beyond the one
+        // ring of 2,048 each queue has, so both spill into linked chunks.
         WheelTimer timer = WheelTimer.builder().timeSource(clock).manualDrive().executor(Runnable::run)
                 .pooledQueueChunks(2).build();
         AtomicInteger runs = new AtomicInteger();
@@ -166,6 +166,8 @@ class WheelTimerMetricsTest {
             }
         }
         assertCounts(timer, 5_000, 10_000, 0, 5_000, 0);
+        assertEquals(2 * 2_048, timer.metrics().commandQueueRoom(), "two chunks: one ring a queue, no spare");
+        assertEquals((10_000 - 2_048) + (5_000 - 2_048), timer.metrics().commandQueueSpills());
         clock.advance(10, MILLISECONDS);
         OwnerLoop.of(timer).step();
         assertEquals(5_000, runs.get());
@@ -173,6 +175,28 @@ class WheelTimerMetricsTest {
             assertTrue(f.isDone());
         }
         assertCounts(timer, 0, 10_000, 5_000, 5_000, 0);
+    }
+
+    @Test
+    void aBacklogGrowsSpareRingsThatTheNextBacklogReusesWithoutSpilling() {
+        // The default room: a first ring of 8,192 a queue, and spare rings of 8,192, 16,384, 32,768... as backlogs
+        // need them. 40,000 starts before the first step take the first ring and three spare ones (65,536 in all).
+        WheelTimer timer = WheelTimer.builder().timeSource(clock).manualDrive().executor(Runnable::run).build();
+        assertEquals(2 * 8_192, timer.metrics().commandQueueRoom(), "only the first rings up front");
+        AtomicInteger runs = new AtomicInteger();
+        for (int round = 1; round <= 2; round++) {
+            for (int i = 0; i < 40_000; i++) {
+                timer.schedule(runs::incrementAndGet, 1, MILLISECONDS);
+            }
+            assertEquals(65_536 + 8_192, timer.metrics().commandQueueRoom(), "round " + round);
+            assertEquals(0, timer.metrics().commandQueueSpills(), "nothing spilled, round " + round);
+            clock.advance(2, MILLISECONDS);
+            for (int step = 0; step < 4; step++) {
+                OwnerLoop.of(timer).step(); // a step takes at most its batch (16,384) of commands
+            }
+            assertEquals(40_000 * round, runs.get(), "every start taken from every ring, round " + round);
+        }
+        assertCounts(timer, 0, 80_000, 80_000, 0, 0);
     }
 
     @Test
