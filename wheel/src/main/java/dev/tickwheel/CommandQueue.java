@@ -25,7 +25,8 @@ import org.jctools.queues.varhandle.MpscVarHandleArrayQueue;
  * <p>Costs: an offer the first ring takes is one ring offer, as before the spare rings existed. While the first ring
  * is full, an offer first fails on it (three loads of its indexes, no write), then tries the spare ring the last
  * successful spill went to ({@link #spillHint}), and the spare rings after it. The hint keeps a deep backlog from
- * probing every full ring on every offer.
+ * probing every full ring on every offer: once they are all full, spills go straight to the overflow until the owner
+ * has emptied the first spare ring.
  *
  * <p>Order: each ring, and the overflow, is FIFO, but a command in a later ring may be taken before or after one
  * in an earlier ring. The owner's handling of commands does not depend on their order (a timer's start and cancel
@@ -72,9 +73,10 @@ final class CommandQueue<E> {
     /** Where commands go while every ring is full: JCTools MPSC, unbounded (linked chunks). Final. */
     private final MpscUnboundedVarHandleArrayQueue<E> overflow;
     /**
-     * The spare ring (1 or more) the last spill went into, where the next spill starts probing. Opaque loads and
-     * stores: a hint only, racing producers may overwrite each other's; a stale one only costs probes or sends a
-     * command to a later ring (each command still lands in exactly one place). The owner lowers it back to 1 when a
+     * The spare ring (1 or more) the last spill went into, where the next spill starts probing; {@code rings.length}
+     * once a spill found them all full (spills then go straight to the overflow). Opaque loads and stores: a hint
+     * only, racing producers may overwrite each other's; a stale one only costs probes or sends a command to a later
+     * ring or the overflow (each command still lands in exactly one place). The owner lowers it back to 1 when a
      * drain finds ring 1 empty, so that a backlog that has shrunk spills into the earliest spare ring again.
      */
     @SuppressWarnings("unused") // accessed through SPILL_HINT
@@ -128,7 +130,10 @@ final class CommandQueue<E> {
         }
     }
 
-    /** The first ring is full: the spare rings from the hint on, then the overflow. */
+    /**
+     * The first ring is full: the spare rings from the hint on, then the overflow. A spill that finds every spare ring
+     * full sets the hint past them, so that while they stay full the next spills go straight to the overflow.
+     */
     private void spill(E e) {
         MpscVarHandleArrayQueue<E>[] rs = rings;
         int from = (int) SPILL_HINT.getOpaque(this);
@@ -140,6 +145,9 @@ final class CommandQueue<E> {
                 }
                 return;
             }
+        }
+        if (from < rs.length) {
+            SPILL_HINT.setOpaque(this, rs.length);
         }
         overflow.offer(e);
     }

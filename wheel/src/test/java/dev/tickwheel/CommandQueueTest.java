@@ -185,6 +185,29 @@ class CommandQueueTest {
     }
 
     @Test
+    void onceEverySpareRingIsFullSpillsGoStraightToTheOverflowUntilTheFirstSpareRingRunsDry() {
+        CommandQueue<Integer> q = new CommandQueue<>(2, 4); // rings of 2 and 2
+        for (int i = 0; i < 6; i++) {
+            q.offer(i); // 0-1 in the first ring, 2-3 in the spare, 4-5 in the overflow
+        }
+        assertEquals(2, q.spills());
+        List<Integer> order = new ArrayList<>();
+        assertEquals(3, q.drain(order::add, 3)); // 0, 1, then 2: the spare ring has room again, but is not dry
+        q.offer(6);
+        q.offer(7); // the first ring again
+        q.offer(8); // the first ring full: the hint says every spare ring was full, so the overflow, not a probe
+        assertEquals(3, q.spills());
+        assertEquals(6, q.drain(order::add, 100)); // the spare ring runs dry: the hint goes back to it
+        assertEquals(List.of(0, 1, 2, 4, 5, 8, 6, 7, 3), order);
+        for (int i = 9; i < 13; i++) {
+            q.offer(i); // two in the first ring, two in the spare one
+        }
+        assertEquals(3, q.spills(), "the spare ring is used again");
+        assertEquals(4, q.drain(e -> { }, 100));
+        assertTrue(q.isEmpty());
+    }
+
+    @Test
     void rejectsRoomThatIsNotAPowerOfTwoOrLessThanTheFirstRing() {
         IllegalArgumentException e = org.junit.jupiter.api.Assertions.assertThrows(IllegalArgumentException.class,
                 () -> new CommandQueue<Integer>(16, 48));

@@ -179,9 +179,10 @@ class WheelTimerMetricsTest {
 
     @Test
     void aBacklogGrowsSpareRingsThatTheNextBacklogReusesWithoutSpilling() {
-        // The default room: a first ring of 8,192 a queue, and spare rings of 8,192, 16,384, 32,768... as backlogs
+        // 128 chunks: a first ring of 8,192 a queue, and spare rings of 8,192, 16,384, 32,768 and 65,536 as backlogs
         // need them. 40,000 starts before the first step take the first ring and three spare ones (65,536 in all).
-        WheelTimer timer = WheelTimer.builder().timeSource(clock).manualDrive().executor(Runnable::run).build();
+        WheelTimer timer = WheelTimer.builder().timeSource(clock).manualDrive().executor(Runnable::run)
+                .pooledQueueChunks(128).build();
         assertEquals(2 * 8_192, timer.metrics().commandQueueRoom(), "only the first rings up front");
         AtomicInteger runs = new AtomicInteger();
         for (int round = 1; round <= 2; round++) {

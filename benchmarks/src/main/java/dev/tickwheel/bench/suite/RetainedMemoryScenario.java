@@ -4,7 +4,10 @@ import dev.tickwheel.bench.Peer;
 import dev.tickwheel.bench.RetainedMemory;
 import java.util.Map;
 
-/** Scenario 3 ({@link RetainedMemory}, a child JVM per peer): heap per pending timer, and what cancelling leaves. */
+/**
+ * Scenario 3 ({@link RetainedMemory}, a child JVM per peer): live objects per pending timer (judged), the used heap
+ * beside it, and what cancelling leaves.
+ */
 final class RetainedMemoryScenario extends Scenario {
     RetainedMemoryScenario() {
         super(3, "3 retained memory", s -> s.memoryPeers.size());
@@ -14,9 +17,11 @@ final class RetainedMemoryScenario extends Scenario {
     void run(Settings s, JmhRunner jmh, Results results) {
         for (Map<String, String> r : RetainedMemory.runAll(s.memoryPeers, s.memoryTimers)) {
             Peer peer = peer(r);
-            results.row(Metric.RETAINED, "heap per pending timer (1M, 1 h out)")
+            results.row(Metric.RETAINED, "live objects per pending timer (1M, 1 h out; the class histogram)")
                     .put(peer, Double.parseDouble(r.get("bytesPerPending")));
-            results.row(Metric.LEFT_AFTER_CANCEL, "heap left per timer after cancelling all")
+            results.row(Metric.RETAINED_HEAP_USED, "used heap per pending timer, the same timers (G1's slack included)")
+                    .put(peer, Double.parseDouble(r.get("heapUsedPerPending")));
+            results.row(Metric.LEFT_AFTER_CANCEL, "live objects left per timer after cancelling all")
                     .put(peer, Double.parseDouble(r.get("bytesLeftPerCancelled")));
         }
     }
