@@ -107,8 +107,8 @@ public final class RetainedMemory {
             throw new IllegalStateException(peer + ": " + task.runs() + " one-hour timers fired");
         }
         ChildJvm.report(ChildJvm.fields("scenario", "memory", "peer", peer.name(), "timers", timers,
-                "bytesPerPending", String.format(Locale.ROOT, "%.1f", (livePending - liveBase) / (double) timers),
-                "bytesLeftPerCancelled", String.format(Locale.ROOT, "%.1f", (liveLeft - liveBase) / (double) timers),
+                "bytesPerPending", String.format(Locale.ROOT, "%.2f", (livePending - liveBase) / (double) timers),
+                "bytesLeftPerCancelled", String.format(Locale.ROOT, "%.2f", (liveLeft - liveBase) / (double) timers),
                 "heapUsedPerPending", String.format(Locale.ROOT, "%.1f", (pending - base) / (double) timers),
                 "heapUsedLeftPerCancelled", String.format(Locale.ROOT, "%.1f", (left - base) / (double) timers)));
     }
