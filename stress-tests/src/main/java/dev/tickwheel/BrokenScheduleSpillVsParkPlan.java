@@ -15,7 +15,7 @@ import org.openjdk.jcstress.infra.results.IIII_Result;
 
 /**
  * A deliberately BROKEN command queue, to show that {@link ScheduleSpillVsParkPlan} can fail: the owner's side looks
- * only at the first ring and the overflow, as before the spare rings existed ({@code Builder.commandRings(2, false)}).
+ * only at the first ring and the overflow, as before the spare rings existed ({@link CommandQueue.Flaw#BLIND_TO_SPARES}).
  * A start that spills into a spare ring before the owner publishes its plan is then neither drained nor counted by the
  * index check, and its producer read the owner as awake: the owner parks past the timer's deadline.
  *
@@ -43,7 +43,7 @@ import org.openjdk.jcstress.infra.results.IIII_Result;
 public class BrokenScheduleSpillVsParkPlan {
 
     private final ManualClock clock = new ManualClock();
-    private final WheelTimer timer = Rigs.smallRings(clock, false);
+    private final WheelTimer timer = Rigs.smallRings(clock, CommandQueue.Flaw.BLIND_TO_SPARES);
     private long planned;
 
     public BrokenScheduleSpillVsParkPlan() {

@@ -52,12 +52,23 @@ final class Rigs {
     /**
      * A manually driven timer (as {@link #direct(ManualClock)}) whose command queues' first ring holds 2 commands, so
      * that two queued starts fill it and the next start spills into a spare ring, which it installs. With
-     * {@code ownerSeesSpares} false, the deliberately broken queues whose owner side looks only at the first ring
-     * and the overflow.
+     * {@link CommandQueue.Flaw#BLIND_TO_SPARES}, the deliberately broken queues whose owner side looks only at the
+     * first ring and the overflow.
      */
-    static WheelTimer smallRings(ManualClock clock, boolean ownerSeesSpares) {
+    static WheelTimer smallRings(ManualClock clock, CommandQueue.Flaw flaw) {
         return WheelTimer.builder().timeSource(clock).tick(1, TimeUnit.MILLISECONDS).manualDrive().ownerBatch(BATCH)
-                .commandRings(2, ownerSeesSpares).executor(Runnable::run).build();
+                .commandQueues(2, 0, CommandPort.CHUNK, flaw).executor(Runnable::run).build();
+    }
+
+    /**
+     * A manually driven timer (as {@link #direct(ManualClock)}) whose command queues have one ring of 2 commands and
+     * no spare, and an overflow of chunks of 2 (JCTools' smallest): a chunk then holds one command before the next
+     * offer, if the owner has not taken it, links a new chunk (a resize). With {@link CommandQueue.Flaw#EMPTY_MID_RESIZE}
+     * the deliberately broken queues whose index check reads a resize claim as empty.
+     */
+    static WheelTimer tinyOverflow(ManualClock clock, CommandQueue.Flaw flaw) {
+        return WheelTimer.builder().timeSource(clock).tick(1, TimeUnit.MILLISECONDS).manualDrive().ownerBatch(BATCH)
+                .commandQueues(2, 2, 2, flaw).executor(Runnable::run).build();
     }
 
     /** A manually driven timer that runs tasks on the owner (the stepping thread), which clears their interrupts. */

@@ -44,7 +44,7 @@ import org.openjdk.jcstress.infra.results.IIII_Result;
 public class ScheduleSpillVsParkPlan {
 
     private final ManualClock clock = new ManualClock();
-    private final WheelTimer timer = Rigs.smallRings(clock, true);
+    private final WheelTimer timer = Rigs.smallRings(clock, CommandQueue.Flaw.NONE);
     private long planned;
 
     public ScheduleSpillVsParkPlan() {

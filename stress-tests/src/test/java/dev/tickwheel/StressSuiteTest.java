@@ -50,7 +50,7 @@ class StressSuiteTest {
             "dev.tickwheel.PeriodicStartVsShutdownNow",
             "dev.tickwheel.PeriodicCancelVsReschedule",
             "dev.tickwheel.ScheduleVsParkPlan",
-            "dev.tickwheel.ScheduleSpillVsParkPlan",
+            "dev.tickwheel.ScheduleSpillVsParkPlan", "dev.tickwheel.ScheduleResizeVsParkPlan",
             "dev.tickwheel.GetReleasedByFire",
             "dev.tickwheel.GetReleasedByCancel",
             "dev.tickwheel.ShutdownVsPeriodicReschedule",
@@ -92,7 +92,8 @@ class StressSuiteTest {
             "dev.tickwheel.BrokenTakeVsHandBack", "dev.tickwheel.BrokenExecuteVsShutdownNow",
             "dev.tickwheel.BrokenShutdownVsPeriodicRunEnd", "dev.tickwheel.BrokenRescheduleVsShutdown",
             "dev.tickwheel.BrokenRefillVsLateThief", "dev.tickwheel.BrokenStealVsHandBack",
-            "dev.tickwheel.BrokenHandOffVsParkBehindBatch", "dev.tickwheel.BrokenScheduleSpillVsParkPlan");
+            "dev.tickwheel.BrokenHandOffVsParkBehindBatch", "dev.tickwheel.BrokenScheduleSpillVsParkPlan",
+            "dev.tickwheel.BrokenScheduleResizeVsParkPlan");
 
     @Test
     void testListNamesEveryTestAndNothingElse() {

@@ -124,20 +124,33 @@ abstract class CommandPort extends AbstractExecutorService {
     private long parkedCancelsIndex;
 
     /**
-     * @param firstRing the first ring's capacity, or 0 for the default (a test seam, see WheelTimer.Builder)
-     * @param ownerSeesSpares false only for jcstress's deliberately broken queues (see CommandQueue)
+     * The command queues' shape where a test sets it (see WheelTimer.Builder's seam): the first ring's capacity and
+     * the rings' room (0: the default rule below), the overflow's chunk, and the flaw jcstress's broken variants use.
+     */
+    record QueueShape(int firstRing, int ringRoom, int overflowChunk, CommandQueue.Flaw flaw) {
+        static final QueueShape DEFAULT = new QueueShape(0, 0, CHUNK, CommandQueue.Flaw.NONE);
+    }
+
+    /**
+     * @param shape {@link QueueShape#DEFAULT}, or a test's
      * @param ownerFactory makes the owner thread, or null for manual drive (no owner thread)
      * @throws IllegalStateException if the factory fails (see {@link TimerThreads#newOwner})
+     * @throws IllegalArgumentException if a test's first ring is larger than the rings' room
      */
-    CommandPort(TickClock clock, TimerCounters counters, int pooledChunks, int firstRing, boolean ownerSeesSpares,
+    CommandPort(TickClock clock, TimerCounters counters, int pooledChunks, QueueShape shape,
                 ThreadFactory ownerFactory, String ownerRole) {
         this.clock = clock;
         this.counters = counters;
         this.reapTicks = Math.max(1, REAP_NANOS / clock.tickNanos);
-        int room = Integer.highestOneBit(pooledChunks * CHUNK - 1) << 1; // a power of two, at least the chunks asked
-        int first = firstRing != 0 ? Math.min(room, firstRing) : Math.min(room, FIRST_RING_CHUNKS * CHUNK);
-        this.starts = new CommandQueue<>(first, room, ownerSeesSpares);
-        this.cancels = new CommandQueue<>(first, room, ownerSeesSpares);
+        int room = shape.ringRoom() != 0 ? shape.ringRoom()
+                : Integer.highestOneBit(pooledChunks * CHUNK - 1) << 1; // a power of two, at least the chunks asked
+        if (shape.firstRing() > room) {
+            throw new IllegalArgumentException("first ring " + shape.firstRing() + " is larger than the rings' room "
+                    + room);
+        }
+        int first = shape.firstRing() != 0 ? shape.firstRing() : Math.min(room, FIRST_RING_CHUNKS * CHUNK);
+        this.starts = new CommandQueue<>(first, room, shape.overflowChunk(), shape.flaw());
+        this.cancels = new CommandQueue<>(first, room, shape.overflowChunk(), shape.flaw());
         if (ownerFactory == null) {
             this.owner = null;
             this.wakeupTick = AWAKE;

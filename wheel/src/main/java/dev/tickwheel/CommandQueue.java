@@ -16,11 +16,11 @@ import org.jctools.queues.varhandle.MpscVarHandleArrayQueue;
  * into the next of a few more rings, which are allocated the first time a backlog reaches them and then kept for the
  * timer's life, so that the next backlog of that size allocates nothing: each doubles the room of the ones before it,
  * up to {@code maxRoom} commands in all. Only a command that finds every ring full goes into the overflow
- * ({@link MpscUnboundedVarHandleArrayQueue}, linked chunks of {@link CommandPort#CHUNK}, one allocated per chunk of
- * commands, garbage once drained). Why not one pooled-chunk queue: JCTools' VarHandle family
- * ({@code jctools-core-jdk11}) has none like the {@code MpscUnboundedXaddArrayQueue} of its {@code Unsafe} family,
- * and its linked queues allocate a chunk every {@code CHUNK} offers even when the owner keeps up: 4 bytes a
- * command, 8 a schedule + cancel, which would take a timer past its 48-byte budget.
+ * ({@link MpscUnboundedVarHandleArrayQueue}, linked chunks of {@link CommandPort#CHUNK}: a producer that finds the
+ * current chunk full of commands the owner has not taken links a new one, garbage once drained). Why not one
+ * pooled-chunk queue: JCTools' VarHandle family ({@code jctools-core-jdk11}) has none like the
+ * {@code MpscUnboundedXaddArrayQueue} of its {@code Unsafe} family, and with its linked queue alone every backlog of
+ * a chunk allocates one, about 4 bytes a command, 8 a schedule + cancel, past a timer's 48-byte budget.
  *
  * <p>Costs: an offer the first ring takes is one ring offer, as before the spare rings existed. While the first ring
  * is full, an offer first fails on it (three loads of its indexes, no write), then tries the spare ring the last
@@ -37,11 +37,16 @@ import org.jctools.queues.varhandle.MpscVarHandleArrayQueue;
  * <p>Indexes: {@link #producerIndex()} and {@link #isEmpty()} read every ring's slot in {@link #rings} (volatile
  * loads) and then each present ring's producer index, and the overflow's (volatile loads). Each offer claims its
  * index with an atomic RMW before it stores its element (a release), and a spare ring is installed with a CAS into
- * its slot before any offer into it. The owner's Dekker handshake in {@link CommandPort} relies on exactly that: a
- * command whose index is claimed counts as in flight even before its element is visible, and a ring installed after
- * the owner read its slot as empty was installed after the owner published its plan, so its producer reads that
- * plan when it re-checks after the offer. Every command is in exactly one ring or the overflow, so a sum of their
- * producer indexes read after the slots counts at least every offer that completed before the read began.
+ * its slot before any offer into it. An offer that grows the overflow by a chunk claims with a CAS that makes the
+ * overflow's raw producer index odd, and only after linking the chunk and storing its element publishes the next even
+ * index (a release store): this class compares the raw indexes, so that odd claim counts as in flight too. (JCTools'
+ * own {@code isEmpty} halves the indexes first and reads that claim as empty, on purpose, so that a producer that
+ * runs out of memory mid-resize and rolls its claim back is never seen; here a rolled-back claim only keeps the owner
+ * awake for a yield.) The owner's Dekker handshake in {@link CommandPort} relies on exactly that: a command whose
+ * index is claimed counts as in flight even before its element is visible, and a ring installed after the owner read
+ * its slot as empty was installed after the owner published its plan, so its producer reads that plan when it
+ * re-checks after the offer. Every command is in exactly one ring or the overflow, so a sum of their producer indexes
+ * read after the slots counts at least every offer that completed before the read began.
  *
  * <p>Threading: {@link #offer} from any thread; {@link #drain} and {@link #poll} from the owner only (or the one thread
  * that stands in for it, see {@link OwnerLoop}); the index reads from any thread.
@@ -84,29 +89,44 @@ final class CommandQueue<E> {
     /** Owner only (plain): the ring (or {@code ownerRings}: the overflow) the next drain starts at. */
     private int drainFrom;
     /**
-     * How many rings the owner's side (drain, poll, and the index reads of the handshake) looks at: all of them.
-     * Final. Only jcstress's deliberately broken variant builds a queue whose owner looks at the first ring alone
-     * (and the overflow), as before the spare rings existed, to show that its test sees a command lost there.
+     * How many rings the owner's side (drain, poll, and the index reads of the handshake) looks at: all of them, but
+     * for {@link Flaw#BLIND_TO_SPARES}. Final.
      */
     private final int ownerRings;
+    /** Whether {@link #isEmpty()} asks JCTools' overflow itself: only for {@link Flaw#EMPTY_MID_RESIZE}. Final. */
+    private final boolean halvedOverflowIndexes;
+
+    /**
+     * Deliberate flaws, for jcstress's broken variants only (each shows that its test sees the bug it names); the
+     * library always builds {@link #NONE}.
+     */
+    enum Flaw {
+        NONE,
+        /** The owner's side looks at the first ring alone (and the overflow), as before the spare rings existed. */
+        BLIND_TO_SPARES,
+        /** {@link #isEmpty()} asks JCTools' overflow, which reads a producer's resize claim (odd index) as empty. */
+        EMPTY_MID_RESIZE
+    }
 
     /** A queue whose whole room is {@code capacity}: one ring, no spare. */
     CommandQueue(int capacity) {
-        this(capacity, capacity, true);
+        this(capacity, capacity, CommandPort.CHUNK, Flaw.NONE);
     }
 
     CommandQueue(int firstCapacity, int maxRoom) {
-        this(firstCapacity, maxRoom, true);
+        this(firstCapacity, maxRoom, CommandPort.CHUNK, Flaw.NONE);
     }
 
     /**
      * @param firstCapacity the first ring's capacity, a power of two of at least 2, allocated now
      * @param maxRoom the most commands the rings may hold in all, a power of two of at least {@code firstCapacity}:
      *                the spare rings that make up the difference are allocated when a backlog first reaches them
-     * @param ownerSeesSpares true; false only for jcstress's deliberately broken variant (see {@link #ownerRings})
+     * @param overflowChunk the overflow's chunk, a power of two of at least 2 ({@link CommandPort#CHUNK}; smaller only
+     *                      in tests that hold the overflow at a chunk's end)
+     * @param flaw {@link Flaw#NONE}; another only for jcstress's deliberately broken variants
      */
     @SuppressWarnings("unchecked")
-    CommandQueue(int firstCapacity, int maxRoom, boolean ownerSeesSpares) {
+    CommandQueue(int firstCapacity, int maxRoom, int overflowChunk, Flaw flaw) {
         if (Integer.bitCount(firstCapacity) != 1 || firstCapacity < 2) {
             throw new IllegalArgumentException("the first ring's capacity " + firstCapacity
                     + " is not a power of two of at least 2");
@@ -115,12 +135,17 @@ final class CommandQueue<E> {
             throw new IllegalArgumentException("the rings' room " + maxRoom + " is not a power of two of at least "
                     + firstCapacity);
         }
+        if (Integer.bitCount(overflowChunk) != 1 || overflowChunk < 2) {
+            throw new IllegalArgumentException("the overflow's chunk " + overflowChunk
+                    + " is not a power of two of at least 2");
+        }
         int count = 1 + Integer.numberOfTrailingZeros(maxRoom / firstCapacity);
         this.rings = (MpscVarHandleArrayQueue<E>[]) new MpscVarHandleArrayQueue[count];
         this.first = new MpscVarHandleArrayQueue<>(firstCapacity);
         this.rings[0] = first; // published with the queue (final field rings)
-        this.overflow = new MpscUnboundedVarHandleArrayQueue<>(CommandPort.CHUNK);
-        this.ownerRings = ownerSeesSpares ? count : 1;
+        this.overflow = new MpscUnboundedVarHandleArrayQueue<>(overflowChunk);
+        this.ownerRings = flaw == Flaw.BLIND_TO_SPARES ? 1 : count;
+        this.halvedOverflowIndexes = flaw == Flaw.EMPTY_MID_RESIZE;
     }
 
     /** Any thread: queues a command; never fails. */
@@ -236,7 +261,8 @@ final class CommandQueue<E> {
 
     /**
      * Any thread: whether no command has its index claimed and not yet taken: the ring slots (volatile loads), then
-     * each present ring's indexes, then the overflow's (volatile loads).
+     * each present ring's indexes, then the overflow's raw indexes (volatile loads, the consumer's first), whose
+     * odd producer index while a producer links a new chunk counts as a claim (see the class comment).
      */
     boolean isEmpty() {
         for (int k = 0; k < ownerRings; k++) {
@@ -248,7 +274,20 @@ final class CommandQueue<E> {
                 return false;
             }
         }
-        return overflow.isEmpty();
+        if (halvedOverflowIndexes) {
+            return overflow.isEmpty(); // the broken variant: (c - p) / 2 == 0, true for p = c + 1
+        }
+        long c = overflow.lvConsumerIndex();
+        return overflowEmpty(c, overflow.lvProducerIndex());
+    }
+
+    /**
+     * Whether the overflow holds no claim, from its raw indexes (consumer read first): JCTools adds 2 a command to
+     * each, and a producer linking a new chunk holds the producer index at an odd value (its claim) until it
+     * publishes the next even one, so only equal indexes mean empty.
+     */
+    static boolean overflowEmpty(long consumerIndex, long producerIndex) {
+        return consumerIndex == producerIndex;
     }
 
     /** Any thread: commands ever offered (index claims), at least every offer completed before the call. */
@@ -261,7 +300,13 @@ final class CommandQueue<E> {
             }
             sum += r.currentProducerIndex();
         }
-        return sum + overflow.currentProducerIndex();
+        return sum + overflowClaims();
+    }
+
+    /** Any thread: the overflow's claimed commands: its raw producer index halved, rounding a resize claim up. */
+    private long overflowClaims() {
+        long p = overflow.lvProducerIndex();
+        return (p + 1) >> 1;
     }
 
     /** Owner (or a reader that tolerates staleness): commands taken so far. */
@@ -305,7 +350,7 @@ final class CommandQueue<E> {
 
     /** Any thread: commands that went to the overflow since creation (its producer index, a volatile load). */
     long spills() {
-        return overflow.currentProducerIndex();
+        return overflowClaims();
     }
 
     /** @return how many rings are installed (1 up to the most the room allows), for tests and metrics */

@@ -141,7 +141,7 @@ public final class WheelTimer extends CommandPort implements ScheduledExecutorSe
     private volatile boolean recordsLateness;
 
     private WheelTimer(Builder b, String name, ThreadFactory factory) {
-        super(new TickClock(b.timeSource, b.tickNanos), new TimerCounters(b.maxPending), b.pooledChunks, b.firstRing, b.ownerSeesSpares,
+        super(new TickClock(b.timeSource, b.tickNanos), new TimerCounters(b.maxPending), b.pooledChunks, b.queueShape,
                 b.manual ? null : b.threadFactory != null ? factory : TimerThreads.named(name + "-owner", b.daemon),
                 name + "-owner");
         this.periodicFailureHandler = b.periodicFailureHandler;
@@ -468,8 +468,7 @@ public final class WheelTimer extends CommandPort implements ScheduledExecutorSe
         private boolean manual;
         private int batch = 16_384;
         private int pooledChunks = POOLED_CHUNKS;
-        private int firstRing; // 0: the default rule (see CommandPort)
-        private boolean ownerSeesSpares = true;
+        private CommandPort.QueueShape queueShape = CommandPort.QueueShape.DEFAULT;
         private Runnable stepHook;
         private boolean recordLateness;
 
@@ -717,18 +716,26 @@ public final class WheelTimer extends CommandPort implements ScheduledExecutorSe
         }
 
         /**
-         * Test seam: the command queues' first ring holds {@code capacity} commands (a power of two of at least 2)
-         * instead of the default, so that a jcstress state can fill it and make a producer spill into a spare ring.
-         * {@code ownerSeesSpares} false builds jcstress's deliberately broken queues, whose owner side looks only at
-         * the first ring and the overflow.
+         * Test seam: the command queues' shape, so that a jcstress state can fill them and hold a producer at a
+         * spill: the first ring's capacity (a power of two of at least 2, instead of the default), the rings' room
+         * (0: from {@link #pooledQueueChunks}; else a power of two of at least the first ring: no spare ring when
+         * equal), the overflow's chunk (a power of two in [2, 1024]), and a deliberate flaw (only for the broken
+         * variants; see {@link CommandQueue.Flaw}).
          */
-        Builder commandRings(int capacity, boolean ownerSeesSpares) {
-            if (Integer.bitCount(capacity) != 1 || capacity < 2 || capacity > POOLED_CHUNKS * 1024) {
-                throw new IllegalArgumentException("first ring " + capacity + " is not a power of two in [2, "
-                        + POOLED_CHUNKS * 1024 + "]");
+        Builder commandQueues(int firstRing, int ringRoom, int overflowChunk, CommandQueue.Flaw flaw) {
+            if (Integer.bitCount(firstRing) != 1 || firstRing < 2) {
+                throw new IllegalArgumentException("first ring " + firstRing + " is not a power of two of at least 2");
             }
-            this.firstRing = capacity;
-            this.ownerSeesSpares = ownerSeesSpares;
+            if (ringRoom != 0 && (Integer.bitCount(ringRoom) != 1 || ringRoom < firstRing)) {
+                throw new IllegalArgumentException("rings' room " + ringRoom + " is neither 0 nor a power of two of "
+                        + "at least the first ring " + firstRing);
+            }
+            if (Integer.bitCount(overflowChunk) != 1 || overflowChunk < 2 || overflowChunk > CommandPort.CHUNK) {
+                throw new IllegalArgumentException("overflow chunk " + overflowChunk + " is not a power of two in [2, "
+                        + CommandPort.CHUNK + "]");
+            }
+            this.queueShape = new CommandPort.QueueShape(firstRing, ringRoom, overflowChunk,
+                    Objects.requireNonNull(flaw, "flaw"));
             return this;
         }
 

@@ -183,6 +183,46 @@ class CommandQueueTest {
     }
 
     @Test
+    void aProducerLinkingANewOverflowChunkCountsAsAClaim() {
+        // JCTools' raw indexes: 2 a command; a producer mid-resize holds the producer index odd (claimed, not
+        // published). Its own isEmpty halves both first and reads (2, 3) as empty; the owner's handshake must not.
+        assertTrue(CommandQueue.overflowEmpty(4, 4));
+        assertFalse(CommandQueue.overflowEmpty(4, 5), "a resize claim after every command was taken");
+        assertFalse(CommandQueue.overflowEmpty(4, 6));
+        assertFalse(CommandQueue.overflowEmpty(2, 5), "a resize claim behind a command not yet taken");
+    }
+
+    @Test
+    void theOverflowsChunksOfTwoResizeOnEveryOtherOfferAndCountEveryCommand() {
+        CommandQueue<Integer> q = new CommandQueue<>(2, 2, 2, CommandQueue.Flaw.NONE);
+        for (int i = 0; i < 10; i++) {
+            q.offer(i); // 2 into the ring, then one a chunk: each later offer links a new chunk
+        }
+        assertEquals(10, q.producerIndex());
+        assertEquals(8, q.spills());
+        List<Integer> order = new ArrayList<>();
+        assertEquals(10, q.drain(order::add, 100));
+        assertEquals(List.of(0, 1, 2, 3, 4, 5, 6, 7, 8, 9), order);
+        assertTrue(q.isEmpty());
+        assertEquals(10, q.consumerIndex());
+    }
+
+    @Test
+    void rejectsAnOverflowChunkThatIsNotAPowerOfTwoOfAtLeastTwo() {
+        for (int bad : new int[] {0, 1, 3, 24}) {
+            IllegalArgumentException e = org.junit.jupiter.api.Assertions.assertThrows(IllegalArgumentException.class,
+                    () -> new CommandQueue<Integer>(2, 2, bad, CommandQueue.Flaw.NONE));
+            assertTrue(e.getMessage().contains("overflow's chunk " + bad), e.getMessage());
+        }
+    }
+
+    @Test
+    void manyProducersAgainstOneConsumerLoseNothingThroughOverflowResizes() throws Exception {
+        // One ring of 2 and chunks of 2: nearly every command goes through the overflow, most offers link a chunk.
+        manyProducersAgainstOneConsumerLoseNothing(new CommandQueue<>(2, 2, 2, CommandQueue.Flaw.NONE), 100);
+    }
+
+    @Test
     void manyProducersAgainstOneConsumerLoseNothingThroughSpareRings() throws Exception {
         manyProducersAgainstOneConsumerLoseNothing(new CommandQueue<>(64, 1024), 100);
     }
