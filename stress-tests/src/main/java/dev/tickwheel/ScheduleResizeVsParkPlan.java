@@ -25,7 +25,10 @@ import org.openjdk.jcstress.infra.results.IIII_Result;
  *
  * <p>Result: the owner's decision (0 = must not park, 1 = park until a tick at or before 5, 2 = park past tick 5),
  * whether the owner is marked awake afterwards, whether the owner's drain took the new timer into the wheel, and
- * whether the producer's start went into the overflow (1) or into the ring after the owner's drain (0).
+ * whether the producer's start went into the overflow (1) or into the ring after the owner's drain (0). A 1 does not
+ * prove a resize: a producer that reads the overflow's third start as taken (the owner drained between its failed
+ * ring offer and its overflow offer) stores into the same chunk; the outcome {@code 0, 1, 0, 1} is the resize window
+ * (or that store) caught by the index check.
  * {@link BrokenScheduleResizeVsParkPlan} is the same race with JCTools' halving index check.
  */
 @JCStressTest
@@ -38,8 +41,8 @@ import org.openjdk.jcstress.infra.results.IIII_Result;
                 + "element was not yet reachable by the re-drain; the index check saw the claim, so the owner does not "
                 + "park and takes the timer next step")
 @Outcome(id = {"2, 1, 0, 0", "2, 1, 0, 1"}, expect = ACCEPTABLE,
-        desc = "the producer offered after the owner's re-drain, or its claim was read as no claim, and it saw the "
-                + "plan (tick 50) and woke the owner")
+        desc = "the producer offered after the owner's re-drain (or its claim was not yet made when the owner "
+                + "checked), saw the plan (tick 50) and woke the owner")
 @Outcome(id = {"2, 0, 0, 0", "2, 0, 0, 1"}, expect = FORBIDDEN,
         desc = "LOST WAKE-UP: the owner plans to sleep past the new deadline, did not drain the new timer, and no "
                 + "producer woke it: the timer would fire late (by up to the whole plan)")
@@ -63,7 +66,7 @@ public class ScheduleResizeVsParkPlan {
 
     @Actor
     public void producer() {
-        timer.schedule(() -> { }, 5, TimeUnit.MILLISECONDS); // resizes the overflow unless the owner drained first
+        timer.schedule(() -> { }, 5, TimeUnit.MILLISECONDS); // resizes the overflow if it reads the third start untaken
     }
 
     @Actor

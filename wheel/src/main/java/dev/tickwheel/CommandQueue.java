@@ -243,7 +243,10 @@ final class CommandQueue<E> {
 
     /**
      * Owner: the next command, or null if none has its index claimed; waits out a producer between its index claim
-     * and its element store (unlike {@link #drain}), so a loop of polls strands nothing.
+     * and its element store (unlike {@link #drain}), so a loop of polls strands nothing. The rings' poll waits by
+     * itself; JCTools' overflow poll returns null while a producer links a new chunk (it reads the odd claim as
+     * empty, as its isEmpty does), so this spins until the claim is published (or rolled back, on an
+     * OutOfMemoryError) and polls again.
      */
     E poll() {
         for (int k = 0; k < ownerRings; k++) {
@@ -256,7 +259,12 @@ final class CommandQueue<E> {
                 return e;
             }
         }
-        return overflow.poll();
+        E e = overflow.poll();
+        while (e == null && !overflowEmpty(overflow.lvConsumerIndex(), overflow.lvProducerIndex())) {
+            Thread.onSpinWait(); // a resize claim: the element is linked and the index published within the offer
+            e = overflow.poll();
+        }
+        return e;
     }
 
     /**

@@ -643,7 +643,8 @@ final class OwnerLoop implements StandbySlot.Host {
         // Published first: if anything below throws, what was claimed still reaches the caller.
         port.termination.publishHandedBack(out);
         // poll, not drain: drain stops at a slot whose producer has claimed the index but not yet stored the
-        // element, stranding every timer offered after it; poll compares the indexes and waits for that store.
+        // element, stranding every timer offered after it; poll compares the raw indexes (a resize claim in the
+        // overflow too) and waits for that store.
         for (ScheduledTimer<?> t; (t = port.starts.poll()) != null; ) {
             claimUnlessHandedOff(t, out);
         }

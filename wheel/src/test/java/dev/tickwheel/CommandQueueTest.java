@@ -193,7 +193,7 @@ class CommandQueueTest {
     }
 
     @Test
-    void theOverflowsChunksOfTwoResizeOnEveryOtherOfferAndCountEveryCommand() {
+    void theOverflowsChunksOfTwoResizeOnEveryOfferAfterTheFirstAndCountEveryCommand() {
         CommandQueue<Integer> q = new CommandQueue<>(2, 2, 2, CommandQueue.Flaw.NONE);
         for (int i = 0; i < 10; i++) {
             q.offer(i); // 2 into the ring, then one a chunk: each later offer links a new chunk
