@@ -63,8 +63,9 @@ final class Rigs {
     /**
      * A manually driven timer (as {@link #direct(ManualClock)}) whose command queues have one ring of 2 commands and
      * no spare, and an overflow of chunks of 2 (JCTools' smallest): a chunk then holds one command before the next
-     * offer, if the owner has not taken it, links a new chunk (a resize). With {@link CommandQueue.Flaw#EMPTY_MID_RESIZE}
-     * the deliberately broken queues whose index check reads a resize claim as empty.
+     * offer, if the owner has not taken it, links a new chunk (a resize). With
+     * {@link CommandQueue.Flaw#EMPTY_MID_RESIZE}, the deliberately broken queues whose index check reads a resize claim
+     * as empty.
      */
     static WheelTimer tinyOverflow(ManualClock clock, CommandQueue.Flaw flaw) {
         return WheelTimer.builder().timeSource(clock).tick(1, TimeUnit.MILLISECONDS).manualDrive().ownerBatch(BATCH)

@@ -51,6 +51,7 @@ class StressSuiteTest {
             "dev.tickwheel.PeriodicCancelVsReschedule",
             "dev.tickwheel.ScheduleVsParkPlan",
             "dev.tickwheel.ScheduleSpillVsParkPlan", "dev.tickwheel.ScheduleResizeVsParkPlan",
+            "dev.tickwheel.ScheduleResizeVsShutdownNow",
             "dev.tickwheel.GetReleasedByFire",
             "dev.tickwheel.GetReleasedByCancel",
             "dev.tickwheel.ShutdownVsPeriodicReschedule",
