@@ -202,7 +202,17 @@ abstract class CommandPort extends AbstractExecutorService {
             periodics.add((PeriodicTimer) t);
         }
         long key = t.key; // read before the offer: the owner may rewrite it afterwards
-        starts.offer(t); // counts the timer as scheduled (the producer index)
+        try {
+            starts.offer(t); // counts the timer as scheduled (the producer index)
+        } catch (Throwable e) {
+            // An OutOfMemoryError allocating a spare ring or an overflow chunk: the offer claimed nothing (JCTools
+            // rolls a failed resize back), so the timer was never accepted; free its place and let the error out.
+            if (periodic) {
+                periodics.remove(t);
+            }
+            counters.releaseCancelled();
+            throw e;
+        }
         wakeIfEarlier(key);
         if (runState != ACTIVE && t.revoke()) {
             // A shutdown raced this schedule and nobody took the timer: it is rejected.

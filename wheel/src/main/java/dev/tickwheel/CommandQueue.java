@@ -86,6 +86,11 @@ final class CommandQueue<E> {
      */
     @SuppressWarnings("unused") // accessed through SPILL_HINT
     private int spillHint = 1;
+    /**
+     * Test seam (fault injection): runs before a spare ring is allocated, so that a test can throw the
+     * OutOfMemoryError that allocation may throw. Null in the library. Plain: a test sets it before any offer.
+     */
+    Runnable beforeRingAllocation;
     /** Owner only (plain): the ring (or {@code ownerRings}: the overflow) the next drain starts at. */
     private int drainFrom;
     /**
@@ -182,6 +187,10 @@ final class CommandQueue<E> {
     private MpscVarHandleArrayQueue<E> ring(int k) {
         MpscVarHandleArrayQueue<E> r = (MpscVarHandleArrayQueue<E>) RINGS.getVolatile(rings, k);
         if (r == null) {
+            Runnable hook = beforeRingAllocation;
+            if (hook != null) {
+                hook.run();
+            }
             MpscVarHandleArrayQueue<E> made = new MpscVarHandleArrayQueue<>(first.capacity() << (k - 1));
             MpscVarHandleArrayQueue<E> witness =
                     (MpscVarHandleArrayQueue<E>) RINGS.compareAndExchange(rings, k, null, made);

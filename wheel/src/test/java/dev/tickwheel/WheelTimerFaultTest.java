@@ -74,6 +74,33 @@ class WheelTimerFaultTest {
         }
     }
 
+    /**
+     * A start whose offer fails to allocate a spare command ring (an OutOfMemoryError, injected) was never accepted:
+     * the error reaches the caller, the timer keeps no place under {@code maxPending}, a periodic one is not left
+     * registered for shutdown to end, and the timers accepted before are all still handed back.
+     */
+    @Test
+    void anOutOfMemoryErrorAllocatingACommandRingLeavesNoPlaceTakenAndNoPeriodicBehind() {
+        WheelTimer timer = WheelTimer.builder().timeSource(new ManualTimeSource()).tick(1, TimeUnit.MILLISECONDS)
+                .manualDrive().maxPending(3).commandQueues(2, 4, CommandPort.CHUNK, CommandQueue.Flaw.NONE)
+                .executor(Runnable::run).build();
+        timer.schedule(() -> { }, 10, TimeUnit.MILLISECONDS);
+        timer.schedule(() -> { }, 10, TimeUnit.MILLISECONDS); // the first ring (2 commands) is full
+        timer.starts.beforeRingAllocation = () -> {
+            throw new OutOfMemoryError("injected: no heap for a spare ring");
+        };
+        assertThrows(OutOfMemoryError.class,
+                () -> timer.scheduleAtFixedRate(() -> { }, 10, 10, TimeUnit.MILLISECONDS));
+        assertThrows(OutOfMemoryError.class, () -> timer.schedule(() -> { }, 10, TimeUnit.MILLISECONDS),
+                "the failed periodic freed its place under maxPending (3), or this would be rejected");
+        assertEquals(0, timer.periodics.size(), "no periodic left registered");
+        timer.starts.beforeRingAllocation = null;
+        timer.schedule(() -> { }, 10, TimeUnit.MILLISECONDS); // the third place is free
+        assertThrows(RejectedExecutionException.class, () -> timer.schedule(() -> { }, 10, TimeUnit.MILLISECONDS),
+                "maxPending 3 reached by the three accepted timers");
+        assertEquals(3, timer.shutdownNow().size(), "every accepted timer handed back, and only those");
+    }
+
     /** Where a timer's tasks run. */
     enum Runner { OWN_POOL, OWNER_THREAD }
 
