@@ -4,7 +4,6 @@ import static org.openjdk.jcstress.annotations.Expect.ACCEPTABLE;
 import static org.openjdk.jcstress.annotations.Expect.ACCEPTABLE_INTERESTING;
 import static org.openjdk.jcstress.annotations.Expect.FORBIDDEN;
 
-import java.util.concurrent.TimeUnit;
 import org.openjdk.jcstress.annotations.Actor;
 import org.openjdk.jcstress.annotations.Arbiter;
 import org.openjdk.jcstress.annotations.Description;
@@ -53,33 +52,20 @@ import org.openjdk.jcstress.infra.results.IIII_Result;
 @State
 public class BrokenScheduleResizeVsParkPlan {
 
-    private final ManualClock clock = new ManualClock();
-    private final WheelTimer timer = Rigs.tinyOverflow(clock, CommandQueue.Flaw.EMPTY_MID_RESIZE);
-    private long planned;
-
-    public BrokenScheduleResizeVsParkPlan() {
-        timer.schedule(() -> { }, 50, TimeUnit.MILLISECONDS);
-        OwnerLoop.of(timer).step(); // the wheel's next event is tick 50
-        for (int i = 0; i < 3; i++) { // two fill the ring, the third the overflow's first chunk
-            timer.schedule(() -> { }, 60, TimeUnit.MILLISECONDS);
-        }
-    }
+    private final ParkPlanRace race = ParkPlanRace.resize(CommandQueue.Flaw.EMPTY_MID_RESIZE);
 
     @Actor
     public void producer() {
-        timer.schedule(() -> { }, 5, TimeUnit.MILLISECONDS); // resizes the overflow if it reads the third start untaken
+        race.producer();
     }
 
     @Actor
     public void owner() {
-        planned = OwnerLoop.of(timer).planPark();
+        race.owner();
     }
 
     @Arbiter
     public void after(IIII_Result r) {
-        r.r1 = planned == WheelTimer.AWAKE ? 0 : planned <= 5 ? 1 : 2;
-        r.r2 = OwnerLoop.of(timer).isAwake() ? 1 : 0;
-        r.r3 = OwnerLoop.of(timer).wheel().size() - 4; // the tick-50 timer and the three tick-60 ones are in it
-        r.r4 = (int) timer.starts.spills() - 1;
+        race.after(r);
     }
 }

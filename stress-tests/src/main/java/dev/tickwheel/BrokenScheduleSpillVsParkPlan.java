@@ -4,7 +4,6 @@ import static org.openjdk.jcstress.annotations.Expect.ACCEPTABLE;
 import static org.openjdk.jcstress.annotations.Expect.ACCEPTABLE_INTERESTING;
 import static org.openjdk.jcstress.annotations.Expect.FORBIDDEN;
 
-import java.util.concurrent.TimeUnit;
 import org.openjdk.jcstress.annotations.Actor;
 import org.openjdk.jcstress.annotations.Arbiter;
 import org.openjdk.jcstress.annotations.Description;
@@ -42,32 +41,20 @@ import org.openjdk.jcstress.infra.results.IIII_Result;
 @State
 public class BrokenScheduleSpillVsParkPlan {
 
-    private final ManualClock clock = new ManualClock();
-    private final WheelTimer timer = Rigs.smallRings(clock, CommandQueue.Flaw.BLIND_TO_SPARES);
-    private long planned;
-
-    public BrokenScheduleSpillVsParkPlan() {
-        timer.schedule(() -> { }, 50, TimeUnit.MILLISECONDS);
-        OwnerLoop.of(timer).step(); // the wheel's next event is tick 50
-        timer.schedule(() -> { }, 60, TimeUnit.MILLISECONDS); // two queued starts fill the first ring (of 2)
-        timer.schedule(() -> { }, 60, TimeUnit.MILLISECONDS);
-    }
+    private final ParkPlanRace race = ParkPlanRace.spill(CommandQueue.Flaw.BLIND_TO_SPARES);
 
     @Actor
     public void producer() {
-        timer.schedule(() -> { }, 5, TimeUnit.MILLISECONDS); // spills into a spare ring unless the owner drained first
+        race.producer();
     }
 
     @Actor
     public void owner() {
-        planned = OwnerLoop.of(timer).planPark();
+        race.owner();
     }
 
     @Arbiter
     public void after(IIII_Result r) {
-        r.r1 = planned == WheelTimer.AWAKE ? 0 : planned <= 5 ? 1 : 2;
-        r.r2 = OwnerLoop.of(timer).isAwake() ? 1 : 0;
-        r.r3 = OwnerLoop.of(timer).wheel().size() - 3; // the tick-50 timer and the two tick-60 ones are in it
-        r.r4 = timer.starts.installedRings() > 1 ? 1 : 0;
+        race.after(r);
     }
 }

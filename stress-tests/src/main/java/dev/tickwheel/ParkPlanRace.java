@@ -1,0 +1,66 @@
+package dev.tickwheel;
+
+import java.util.concurrent.TimeUnit;
+import org.openjdk.jcstress.infra.results.IIII_Result;
+
+/**
+ * The state and actors shared by the lost wake-up races through a full command ring: {@link ScheduleSpillVsParkPlan}
+ * (the start spills into a spare ring), {@link ScheduleResizeVsParkPlan} (it makes the overflow link a new chunk) and
+ * their broken twins. A manually driven timer whose wheel's next event is tick 50, with starts queued (60 ms out) that
+ * fill the queue up to the point under test; the producer then schedules a timer 5 ms out while the owner plans its
+ * park ({@link OwnerLoop#planPark()}).
+ *
+ * <p>Result: the owner's decision (0 = must not park, 1 = park until a tick at or before 5, 2 = park past tick 5),
+ * whether the owner is marked awake afterwards, whether the owner's drain took the new timer into the wheel, and where
+ * the producer's start went (1: the place under test, a spare ring or the overflow; 0: the first ring, after the
+ * owner's drain).
+ */
+final class ParkPlanRace {
+
+    private final WheelTimer timer;
+    /** Starts queued before the race, beside the tick-50 timer in the wheel. */
+    private final int queued;
+    /** Whether the place under test is the overflow (else a spare ring). */
+    private final boolean overflow;
+    /** Written by the owner actor, read by the arbiter. */
+    private long planned;
+
+    private ParkPlanRace(WheelTimer timer, int queued, boolean overflow) {
+        this.timer = timer;
+        this.queued = queued;
+        this.overflow = overflow;
+        timer.schedule(() -> { }, 50, TimeUnit.MILLISECONDS);
+        OwnerLoop.of(timer).step(); // the wheel's next event is tick 50
+        for (int i = 0; i < queued; i++) {
+            timer.schedule(() -> { }, 60, TimeUnit.MILLISECONDS);
+        }
+    }
+
+    /** Two queued starts fill the first ring (of 2): the producer's start spills into a spare ring it installs. */
+    static ParkPlanRace spill(CommandQueue.Flaw flaw) {
+        return new ParkPlanRace(Rigs.smallRings(new ManualClock(), flaw), 2, false);
+    }
+
+    /**
+     * Two queued starts fill the only ring (of 2) and a third the overflow's first chunk (of 2): the producer's start
+     * links a new chunk if it reads that third start untaken.
+     */
+    static ParkPlanRace resize(CommandQueue.Flaw flaw) {
+        return new ParkPlanRace(Rigs.tinyOverflow(new ManualClock(), flaw), 3, true);
+    }
+
+    void producer() {
+        timer.schedule(() -> { }, 5, TimeUnit.MILLISECONDS);
+    }
+
+    void owner() {
+        planned = OwnerLoop.of(timer).planPark();
+    }
+
+    void after(IIII_Result r) {
+        r.r1 = planned == WheelTimer.AWAKE ? 0 : planned <= 5 ? 1 : 2;
+        r.r2 = OwnerLoop.of(timer).isAwake() ? 1 : 0;
+        r.r3 = OwnerLoop.of(timer).wheel().size() - 1 - queued; // the tick-50 timer and the queued ones are in it
+        r.r4 = overflow ? (int) timer.starts.spills() - 1 : timer.starts.installedRings() > 1 ? 1 : 0;
+    }
+}
