@@ -13,7 +13,7 @@ import org.openjdk.jcstress.infra.results.III_Result;
 
 /**
  * A deliberately BROKEN park, to show that {@link HandOffVsCappedPark} can fail: the worker leaves the awake count
- * only after its second look ({@link WorkerPool#announceParkCountingLate}). A producer that pushes after that look
+ * only after its second look ({@link IdleWorkers#announceParkCountingLate}). A producer that pushes after that look
  * and reads the count before the worker left it holds back, and the worker parks beside the timer.
  *
  * <p>Not part of the build's jcstress run (the CI selection excludes {@code Broken*}); run it by hand:
@@ -45,12 +45,12 @@ public class BrokenHandOffVsCappedPark {
     @Actor
     public void producer() {
         pool.queue.push(timer);
-        pool.signal(pool.awakeCap); // held back while the worker still counts as awake
+        pool.idleWorkers.signal(pool.idleWorkers.awakeCap); // held back while the worker still counts as awake
     }
 
     @Actor
     public void worker() {
-        parks = pool.announceParkCountingLate(worker); // BROKEN: counts itself out after the look
+        parks = pool.idleWorkers.announceParkCountingLate(worker); // BROKEN: counts itself out after the look
     }
 
     @Arbiter

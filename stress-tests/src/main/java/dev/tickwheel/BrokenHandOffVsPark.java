@@ -38,13 +38,13 @@ public class BrokenHandOffVsPark {
     @Actor
     public void producer() {
         pool.queue.push(timer);
-        pool.signal();
+        pool.idleWorkers.signal();
     }
 
     @Actor
     public void worker() {
         if (pool.queue.isEmpty()) { // BROKEN: the look comes before the announcement, and is not repeated
-            pool.pushIdle(worker);
+            pool.idleWorkers.pushIdle(worker);
             parks = true;
         }
     }

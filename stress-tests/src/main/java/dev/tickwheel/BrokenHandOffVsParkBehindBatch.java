@@ -14,7 +14,7 @@ import org.openjdk.jcstress.infra.results.IIII_Result;
 
 /**
  * A deliberately BROKEN park, to show that {@link HandOffVsParkBehindBatch} can fail: worker B's second look reads
- * the queue only ({@link WorkerPool#announceParkLookingAtQueueOnly}), as parkers did before the batch-owning take,
+ * the queue only ({@link IdleWorkers#announceParkLookingAtQueueOnly}), as parkers did before the batch-owning take,
  * when a batch stayed queued until its last claim. When A takes the batch out (and its nudge reads the idle stack)
  * before B pushes itself, B finds the queue empty and parks, and nobody knows: A's two timers wait for A alone.
  *

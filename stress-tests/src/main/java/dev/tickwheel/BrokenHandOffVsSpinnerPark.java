@@ -38,19 +38,20 @@ public class BrokenHandOffVsSpinnerPark {
     private boolean parks;
 
     public BrokenHandOffVsSpinnerPark() {
-        pool.becomeSpinner(); // the worker is the spinner and has just seen the queue empty for the last time
+        // the worker is the spinner and has just seen the queue empty for the last time
+        pool.idleWorkers.becomeSpinner();
     }
 
     @Actor
     public void producer() {
         pool.queue.push(timer);
-        pool.signal();
+        pool.idleWorkers.signal();
     }
 
     @Actor
     public void spinner() {
-        parks = pool.announcePark(worker); // BROKEN: announced while still the spinner
-        pool.stopSpinning();
+        parks = pool.idleWorkers.announcePark(worker); // BROKEN: announced while still the spinner
+        pool.idleWorkers.stopSpinning();
     }
 
     @Arbiter

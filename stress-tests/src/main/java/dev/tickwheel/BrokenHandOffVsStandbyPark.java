@@ -35,7 +35,7 @@ public class BrokenHandOffVsStandbyPark {
     @Actor
     public void producer() {
         pool.queue.push(timer);
-        pool.signal();
+        pool.idleWorkers.signal();
     }
 
     @Actor
@@ -48,6 +48,6 @@ public class BrokenHandOffVsStandbyPark {
         r.r1 = parks ? 1 : 0;
         r.r2 = worker.state;
         r.r3 = pool.queue.isEmpty() ? 0 : 1;
-        r.r4 = pool.awakeWorkers();
+        r.r4 = pool.idleWorkers.awakeWorkers();
     }
 }

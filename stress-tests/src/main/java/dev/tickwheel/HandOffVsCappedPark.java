@@ -13,7 +13,7 @@ import org.openjdk.jcstress.infra.results.III_Result;
 
 /**
  * Race 21: the awake cap's handshake. The owner's batches, a task due now and a worker's recruit wake a parked worker
- * only while fewer than the cap ({@link WorkerPool#awakeCap}, here 1) are awake; a worker leaving the awake count
+ * only while fewer than the cap ({@link IdleWorkers#awakeCap}, here 1) are awake; a worker leaving the awake count
  * does so before it puts itself on the idle stack and takes its second look. So a producer that reads the count
  * before the worker left it (and wakes nobody) pushed before that look, and the worker sees the timer; one that
  * reads it after finds the worker on the idle stack. A worker left PARKED beside a queued timer, with the producer
@@ -48,12 +48,12 @@ public class HandOffVsCappedPark {
     @Actor
     public void producer() {
         pool.queue.push(timer);
-        pool.signal(pool.awakeCap); // held back while the worker still counts as awake
+        pool.idleWorkers.signal(pool.idleWorkers.awakeCap); // held back while the worker still counts as awake
     }
 
     @Actor
     public void worker() {
-        parks = pool.announcePark(worker);
+        parks = pool.idleWorkers.announcePark(worker);
     }
 
     @Arbiter

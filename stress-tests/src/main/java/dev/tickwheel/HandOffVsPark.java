@@ -13,9 +13,9 @@ import org.openjdk.jcstress.infra.results.III_Result;
 
 /**
  * Race 17: the default pool's lost wake-up. A producer (the owner handing off a step's chain, or a thread submitting
- * work due now) pushes a timer to the pool's {@link HandOffQueue} and then signals ({@link WorkerPool#signal()}: no
+ * work due now) pushes a timer to the pool's {@link HandOffQueue} and then signals ({@link IdleWorkers#signal()}: no
  * spinner, so it pops a parked worker if there is one), while the only worker, which found the queue empty, announces
- * that it parks ({@link WorkerPool#announcePark}: PARKED, onto the idle stack, then a second look at the queue).
+ * that it parks ({@link IdleWorkers#announcePark}: PARKED, onto the idle stack, then a second look at the queue).
  * Either the worker sees the timer and wakes itself, or the producer sees it on the idle stack and wakes it; a worker
  * left PARKED beside a queued timer is the lost wake-up (the timer would wait for the next hand-off, or forever).
  *
@@ -47,12 +47,12 @@ public class HandOffVsPark {
     @Actor
     public void producer() {
         pool.queue.push(timer);
-        pool.signal();
+        pool.idleWorkers.signal();
     }
 
     @Actor
     public void worker() {
-        parks = pool.announcePark(worker);
+        parks = pool.idleWorkers.announcePark(worker);
     }
 
     @Arbiter

@@ -18,7 +18,7 @@ import org.openjdk.jcstress.infra.results.IIII_Result;
  * ({@link WorkerPool#take}: the poll, which takes the whole batch out of the queue under the turn, arms it, publishes
  * it as A's, sets the queue's held hint, and claims its first timer, leaving two in A's batch; then the recruit
  * {@code signal(awakeCap)}, and, since the cap holds it back, the owner's nudge if a worker could be added: one parked
- * or standing by). Worker B announces its park ({@link WorkerPool#announcePark}: PARKED, off the awake count, onto
+ * or standing by). Worker B announces its park ({@link IdleWorkers#announcePark}: PARKED, off the awake count, onto
  * the idle stack, then a second look: the queue, and, while the hint is set, the batches workers hold, for which it
  * nudges the owner).
  *

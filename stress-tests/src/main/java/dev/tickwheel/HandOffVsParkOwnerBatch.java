@@ -16,7 +16,7 @@ import org.openjdk.jcstress.infra.results.IIII_Result;
  * Race 30: the owner's batch hand-off vs a park. The owner's step dispatches three due timers into one
  * {@link HandOffBatch} ({@link WorkerPool#dispatch}) and hands the chain off ({@link WorkerPool#afterBatch}: one
  * swap of the queue's tail, one release store, then the capped {@code signal(awakeCap)}), while the pool's only
- * worker, which found the queue empty, announces its park ({@link WorkerPool#announcePark}: PARKED, off the awake
+ * worker, which found the queue empty, announces its park ({@link IdleWorkers#announcePark}: PARKED, off the awake
  * count, onto the idle stack, then a second look at the queue). The cap is 1, so the owner's signal wakes nobody while
  * it still counts the worker awake: then the worker's look must see the batch (its node is the tail from the swap on).
  * HandOffVsPark and HandOffVsCappedPark push a single timer with {@code push} and call the signal themselves; this one
@@ -59,7 +59,7 @@ public class HandOffVsParkOwnerBatch {
 
     @Actor
     public void worker() {
-        parks = pool.announcePark(worker);
+        parks = pool.idleWorkers.announcePark(worker);
     }
 
     @Arbiter

@@ -40,19 +40,20 @@ public class HandOffVsSpinnerPark {
     private boolean parks;
 
     public HandOffVsSpinnerPark() {
-        pool.becomeSpinner(); // the worker is the spinner and has just seen the queue empty for the last time
+        // the worker is the spinner and has just seen the queue empty for the last time
+        pool.idleWorkers.becomeSpinner();
     }
 
     @Actor
     public void producer() {
         pool.queue.push(timer);
-        pool.signal();
+        pool.idleWorkers.signal();
     }
 
     @Actor
     public void spinner() {
-        pool.stopSpinning(); // as WorkerPool.spin ends
-        parks = pool.announcePark(worker); // as WorkerPool.park begins
+        pool.idleWorkers.stopSpinning(); // as IdleWorkers.spin ends
+        parks = pool.idleWorkers.announcePark(worker); // as IdleWorkers.park begins
     }
 
     @Arbiter

@@ -12,7 +12,7 @@ import org.openjdk.jcstress.annotations.State;
 import org.openjdk.jcstress.infra.results.IIII_Result;
 
 /**
- * Race 25: the standby's lost wake-up. A producer pushes a timer to the pool and signals ({@link WorkerPool#signal()}:
+ * Race 25: the standby's lost wake-up. A producer pushes a timer to the pool and signals ({@link IdleWorkers#signal()}:
  * no spinner, no idle stack, so it takes the worker standing by out of its slot), while the only worker, which found
  * the queue empty, becomes the standby ({@link StandbySlot#take}, then {@link StandbySlot#arm}: the
  * slot's CAS, then a look at the queue) and would park until the next due tick. Either the worker sees the timer and
@@ -46,7 +46,7 @@ public class HandOffVsStandbyPark {
     @Actor
     public void producer() {
         pool.queue.push(timer);
-        pool.signal();
+        pool.idleWorkers.signal();
     }
 
     @Actor
@@ -59,6 +59,6 @@ public class HandOffVsStandbyPark {
         r.r1 = parks ? 1 : 0;
         r.r2 = worker.state;
         r.r3 = pool.queue.isEmpty() ? 0 : 1;
-        r.r4 = pool.awakeWorkers();
+        r.r4 = pool.idleWorkers.awakeWorkers();
     }
 }

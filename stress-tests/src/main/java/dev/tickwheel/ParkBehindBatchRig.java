@@ -40,7 +40,7 @@ final class ParkBehindBatchRig {
 
     /** B: the library's park announcement, or (the broken twin) one whose second look reads the queue only. */
     void announcePark(boolean queueOnly) {
-        parks = queueOnly ? pool.announceParkLookingAtQueueOnly(b) : pool.announcePark(b);
+        parks = queueOnly ? pool.idleWorkers.announceParkLookingAtQueueOnly(b) : pool.idleWorkers.announcePark(b);
     }
 
     /**

@@ -91,10 +91,10 @@ final class Rigs {
      */
     static WorkerPool capFullWithOneParked(WheelTimer timer) {
         WorkerPool pool = timer.pool();
-        for (int i = 0; i < pool.awakeCap; i++) {
+        for (int i = 0; i < pool.idleWorkers.awakeCap; i++) {
             pool.detachedWorker();
         }
-        pool.pushIdle(pool.detachedWorker());
+        pool.idleWorkers.pushIdle(pool.detachedWorker());
         return pool;
     }
 

@@ -19,10 +19,10 @@ import java.util.concurrent.atomic.LongAdder;
  *
  * <h2>Layout</h2>
  * The chain is written once per due timer, so its fields live apart from the pool's shared fields (the spinner flag,
- * the idle stack, the awake count, the standby slot), which every worker reads on each take and every producer on each
- * push: on the same cache line, each of those reads would miss on a line the owner had just written. Padded on both
- * sides, as JCTools pads its indexes, so that no neighbouring object shares the line either
- * ({@code PoolOwnerSideLayoutTest}).
+ * the idle stack and the awake count, in {@link IdleWorkers}; the standby slot), which every worker reads on each
+ * take and every producer on each push: on the same cache line, each of those reads would miss on a line the owner
+ * had just written. Padded on both sides, as JCTools pads its indexes, so that no neighbouring object shares the line
+ * either ({@code PoolOwnerSideLayoutTest}).
  *
  * <h2>Costs (the README's cost model counts them)</h2>
  * A step's hand-off of k due timers: k plain reference stores into its batches (16 to a line; a lone due timer is
@@ -213,7 +213,7 @@ final class PoolOwnerSide extends PoolOwnerSideFields {
             if (stalled >= RUNNABLE_STALL_NANOS || (stalled >= STALL_NANOS && !anyAwakeComing(nowNanos))) {
                 watchedSinceNanos = nowNanos;
                 stalls.increment();
-                p.signal();
+                p.idleWorkers.signal();
             }
         }
         return true;

@@ -7,7 +7,6 @@ import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.LongAdder;
-import java.util.concurrent.locks.LockSupport;
 import java.util.function.Consumer;
 
 /**
@@ -17,8 +16,9 @@ import java.util.function.Consumer;
  * submits work due now ({@code execute}, {@code submit}, a delay of zero or less), which pushes its timer here
  * directly, never through the owner. The owner's side of it (each step's chain, and the watchdog) is
  * {@link PoolOwnerSide}; the standby for the next due timer is {@link StandbySlot}; the batches workers hold, the
- * steals from them and the hand-back's look at them are {@link HeldBatches}; this class is the workers' side, the
- * producers' push and wake-up, and the lifecycle.
+ * steals from them and the hand-back's look at them are {@link HeldBatches}; the idle workers (the one spinner, the
+ * stack of parked workers, the awake count and its cap) and the wake-up handshake are {@link IdleWorkers}; this class
+ * is the workers' take-and-run loop, the producers' push, a worker's start, and the lifecycle.
  *
  * <h2>The contract it keeps</h2>
  * A slow or blocked task holds only its worker, never the owner, and never the timers queued behind it or left in
@@ -34,43 +34,16 @@ import java.util.function.Consumer;
  * pool may claim its run (see {@code ScheduledTimer.claimRun}): the queue owns the timer's link until it is taken.
  * shutdownNow interrupts every worker, as the JDK's pool does.
  *
- * <h2>Idle workers cost nothing; at most one spins</h2>
- * A worker that finds the queue empty may become the one <em>spinner</em> ({@link #spinning}, by CAS) and watch
- * the queue for {@link #spinRounds} rounds; every other idle worker parks at once, on a Treiber stack of parked
- * workers ({@link #idle}). So no idle thread polls a line that others write per hand-off, except that one spinner,
- * briefly. How briefly adapts: a spin that saw work lets the next one spin up to {@link #MAX_SPINS} rounds (a few
- * microseconds: hand-offs are coming back to back, as in a burst or a chain of tasks), one that saw nothing halves
- * the next, down to {@link #MIN_SPINS}; so an isolated fire, after which no work comes, costs a few dozen rounds
- * of spinning, not thousands.
- * A producer, after its push, wakes nobody if a worker is spinning (the spinner will see the push), else pops one
- * parked worker and unparks it, else starts one more worker if the pool is not full (all started workers are busy).
- * For the owner's batches, for work due now submitted from outside the pool, and for a worker that takes a timer and
- * sees more queued, the same holds only while fewer than {@link #awakeCap} workers are awake (max(1, CPUs - 1)):
- * past the cores, each runnable worker only takes CPU from the owner. Past the cap, the owner's watchdog
- * ({@link PoolOwnerSide#watch}) adds a worker when the queue stalls behind blocked tasks, or behind tasks it sees
- * running through a whole stall (CPU-bound ones); a capped push from outside the owner, and a take that leaves work
- * queued past the cap, nudge the owner for it (a wake-up only if the owner is parked longer than the watchdog's
- * stall). Work due now submitted from one of the pool's own tasks is not capped: as the JDK's pool does, it wakes an
- * idle worker whenever none is spinning, so a task that waits for one it submitted finds it run at once.
- *
  * <h2>One worker stands by for the next due timer</h2>
  * The first worker to go idle while none stands by parks in the {@link StandbySlot} instead of on the idle stack,
  * until the tick of the owner's next due timer, and steps the owner's loop itself at that tick: a timer that fires
  * while the pool is idle waits for one thread's wake-up, not two in turn. A waker pops the idle stack first, unless
  * the standby's tick has come, then takes the standby. The slot's handshakes and costs are in its class comment.
  *
- * <h2>The wake-up handshake</h2>
- * A parking worker marks itself PARKED, pushes itself on the idle stack (an atomic), then looks at the queue
- * ({@link HandOffQueue#isEmpty}: volatile loads) and the shutdown flag; if it sees work it wakes one parked worker
- * (possibly itself) before it parks. A producer swaps the queue's tail (an atomic), then loads {@link #spinning} and
- * {@link #idle}. Both sides write, then read what the other writes, all sequentially consistent: either the worker
- * sees the push, or the producer sees the worker on the stack (or a spinner, which clears {@code spinning} before it
- * parks in the same way). jcstress: HandOffVsPark, HandOffVsSpinnerPark.
- *
  * <h2>Costs (the README's cost model counts them)</h2>
  * A hand-off of k due timers by the owner: what its side costs ({@link PoolOwnerSide}: k plain reference stores, one
- * getAndSet of the queue's tail, one release store), then volatile loads of {@code spinning} and {@code idle}, and at
- * most one CAS + unpark.
+ * getAndSet of the queue's tail, one release store), then volatile loads of {@code spinning} and {@code idle}
+ * ({@link IdleWorkers}), and at most one CAS + unpark.
  * A task due now: the same with k = 1, plus the counters' add. A take of a single timer: one CAS and one release
  * store on the consumers' turn, an opaque store of the count of nodes handed out, and the loads of the recruit check.
  * A batch of k: one such turn for the whole batch (plus a release store of the head, two when it moves off the stub
@@ -83,10 +56,6 @@ import java.util.function.Consumer;
  */
 final class WorkerPool extends TaskDispatch {
 
-    /** The most rounds a spinner watches an empty queue before it parks: a few microseconds. */
-    static final int MAX_SPINS = 1 << 10;
-    /** The fewest: what a spin shrinks to after spins that saw nothing (isolated fires). */
-    static final int MIN_SPINS = 1 << 4;
     /** Worker states. ACTIVE: running a task, taking, or spinning. */
     static final int ACTIVE = 0;
     /** In the {@link StandbySlot}, parked until the next due tick or about to: a waker takes it, or the tick. */
@@ -99,20 +68,14 @@ final class WorkerPool extends TaskDispatch {
     /** The pool whose worker the current thread is (set by each worker for its own thread), else null. */
     private static final ThreadLocal<WorkerPool> CURRENT = new ThreadLocal<>();
 
-    private static final VarHandle SPINNING;
-    private static final VarHandle IDLE;
     private static final VarHandle STARTING;
-    private static final VarHandle AWAKE;
     private static final VarHandle TASK_SEQ;
     private static final VarHandle ENDED;
 
     static {
         try {
             MethodHandles.Lookup lookup = MethodHandles.lookup();
-            SPINNING = lookup.findVarHandle(WorkerPool.class, "spinning", int.class);
-            IDLE = lookup.findVarHandle(WorkerPool.class, "idle", long.class);
             STARTING = lookup.findVarHandle(WorkerPool.class, "starting", int.class);
-            AWAKE = lookup.findVarHandle(WorkerPool.class, "awake", int.class);
             TASK_SEQ = lookup.findVarHandle(WorkerFields.class, "taskSeq", int.class);
             ENDED = lookup.findVarHandle(WorkerFields.class, "ended", long.class);
         } catch (ReflectiveOperationException e) {
@@ -135,28 +98,6 @@ final class WorkerPool extends TaskDispatch {
     private volatile int started;
     /** 1 while a thread is starting a worker: cas 0 -&gt; 1 to start one, sv 0 after. Starts are rare. */
     private volatile int starting;
-    /** 1 while a worker is the spinner. cas 0 -&gt; 1 by the worker that becomes it, sv 0 by it; lv by producers. */
-    private volatile int spinning;
-    /**
-     * Rounds the next spinner watches the queue ({@link #MIN_SPINS} to {@link #MAX_SPINS}): set to the most by a spin
-     * that saw work, halved by one that saw nothing. Plain: read and written only by the spinner, between its CAS of
-     * {@link #spinning} (which acquires what the spinner before it wrote) and its store of 0 there (which releases).
-     */
-    private int spinRounds = MAX_SPINS;
-    /**
-     * Workers started and not on the idle stack: running a task, taking, spinning, or blocked in a task. getAndAdd
-     * on each start, park and wake (never per timer); lv by the owner's batch signal and by a recruiting worker.
-     * A hint, not part of any handshake: a stale read only wakes one worker too many or leaves the work to the
-     * watchdog.
-     */
-    private volatile int awake;
-    /**
-     * Awake workers the pool grows to by itself for the owner's batches and a worker's recruiting: max(1, CPUs - 1),
-     * leaving a core to the owner, since each runnable worker past the cores only takes CPU from the owner and the
-     * others. Past it, a worker is woken only by a task due now (as the JDK's pool would), or by the owner's watchdog
-     * when the queue stalls behind blocked or slow tasks. Final.
-     */
-    final int awakeCap;
     /**
      * Wakes the owner thread (so that its watchdog runs), for a task due now whose wake-up the cap held back. Set by
      * the timer once, before the timer is published; null for a test's pool. Plain: published with the timer.
@@ -169,15 +110,15 @@ final class WorkerPool extends TaskDispatch {
     /**
      * The owner's side: its step chain and its watchdog ({@link PoolOwnerSide}), whose fields the step token's holder
      * writes plain (the owner, or a standby worker stepping for it). In an object of their own, padded, because the
-     * chain is written once per due timer: beside the fields above, which every take and push reads, they made each
+     * chain is written once per due timer: beside the pool's fields, which every take and push reads, they made each
      * take miss on a line the owner had just written. Final.
      */
     private final PoolOwnerSide own = new PoolOwnerSide(this);
     /**
-     * The idle stack's top: (push count &lt;&lt; 32) | (worker index + 1), 0 when empty. cas by a parking worker
-     * (push, counting pushes against ABA) and by wakers (pop); lv by producers.
+     * The idle workers: the spinner, the stack of parked workers, the awake count and its cap, and the wake-up
+     * handshake (see its class comment). Made in the constructor, after the worker slots and the standby slot. Final.
      */
-    private volatile long idle;
+    final IdleWorkers idleWorkers;
     /**
      * Workers started and not yet exited; when it reaches 0 after shutdown the pool is terminated. Incremented
      * before a start, decremented by each worker as it exits (atomic).
@@ -203,11 +144,11 @@ final class WorkerPool extends TaskDispatch {
         this(size, factory, Math.max(1, Runtime.getRuntime().availableProcessors() - 1));
     }
 
-    /** @param awakeCap see {@link #awakeCap}; at least 1 */
+    /** @param awakeCap see {@link IdleWorkers#awakeCap}; at least 1 */
     WorkerPool(int size, ThreadFactory factory, int awakeCap) {
         this.workers = new Worker[size];
         this.factory = factory;
-        this.awakeCap = Math.max(1, awakeCap);
+        this.idleWorkers = new IdleWorkers(this, workers, Math.max(1, awakeCap));
     }
 
     /** A worker's fields (see {@link Worker}, which pads after them). */
@@ -309,7 +250,7 @@ final class WorkerPool extends TaskDispatch {
         int pushed = own.pushStep();
         if (pushed > 0) {
             if (!stopping && !(selfTaking && pushed == 1)) {
-                signal(awakeCap);
+                idleWorkers.signal(idleWorkers.awakeCap);
             }
             batches.increment();
         }
@@ -340,10 +281,10 @@ final class WorkerPool extends TaskDispatch {
             // The submitting task may wait for this one; and a chain of async steps then hands over, with no owner
             // in between, to a spinner or a woken worker. If no worker could be had (another thread was starting
             // one, whose worker may take other work first), the owner's watchdog looks.
-            if (!signal()) {
+            if (!idleWorkers.signal()) {
                 nudgeOwner();
             }
-        } else if (!signal(awakeCap)) {
+        } else if (!idleWorkers.signal(idleWorkers.awakeCap)) {
             nudgeOwner();
         }
     }
@@ -367,40 +308,12 @@ final class WorkerPool extends TaskDispatch {
 
     /** Whether a worker is parked, stands by, or is still to start: one the watchdog could add (a hint). */
     boolean canAddWorker() {
-        return (int) idle != 0 || standbySlot.occupied() || started < workers.length;
+        return idleWorkers.anyParked() || standbySlot.occupied() || started < workers.length;
     }
 
     @Override
     boolean backlogToWatch() {
         return (!queue.isEmpty() || queue.heldHint()) && canAddWorker();
-    }
-
-    /** {@link #signal(int)} with no cap but the pool's size. */
-    boolean signal() {
-        return signal(Integer.MAX_VALUE);
-    }
-
-    /**
-     * After a push (by a producer) or a take that left work queued (by a worker): unless a worker is spinning, or
-     * {@code cap} workers are awake already, wake a parked one; if none is parked and the pool is not full, start
-     * one (every started worker is busy).
-     *
-     * @return whether a worker is spinning, was woken or was started by this call (false: the cap held it back, the
-     *         pool is full and every worker awake, another thread was starting a worker, or the start failed; the
-     *         caller then has the owner's watchdog look, as the other thread's worker may take other work first)
-     */
-    boolean signal(int cap) {
-        if (spinning != 0) {
-            return true;
-        }
-        if (cap != Integer.MAX_VALUE && awake >= cap) {
-            return false;
-        }
-        if ((standbySlot.due() && standbySlot.wake()) || wakeOne() || standbySlot.wake()) {
-            unparks.increment(); // counted here only: not a parker waking itself, nor shutdown's wake-all
-            return true;
-        }
-        return started < workers.length && tryStartWorker();
     }
 
     /** Owner, once a step: the watchdog ({@link PoolOwnerSide#watch}). */
@@ -415,37 +328,15 @@ final class WorkerPool extends TaskDispatch {
     }
 
     /**
-     * Any thread: pops one parked worker, marks it ACTIVE and unparks it.
-     *
-     * @return whether one was woken (false: no worker is parked)
-     */
-    boolean wakeOne() {
-        for (;;) {
-            long top = idle;
-            int id = (int) top;
-            if (id == 0) {
-                return false;
-            }
-            Worker w = workers[id - 1];
-            long below = (top & 0xFFFF_FFFF_0000_0000L) | w.idleNext;
-            if (IDLE.compareAndSet(this, top, below)) {
-                AWAKE.getAndAdd(this, 1);
-                w.state = ACTIVE;
-                LockSupport.unpark(w.thread);
-                return true;
-            }
-        }
-    }
-
-    /**
-     * Starts one more worker unless another thread is starting one or the pool is full or shut down. If no worker
-     * could ever be started, what is queued fails with the cause (it would wait forever otherwise); once one
-     * exists, a failed start only leaves the pool smaller until the next hand-off that finds every worker busy.
+     * Starts one more worker ({@link IdleWorkers#signal}, when no worker is parked or standing by) unless another
+     * thread is starting one or the pool is full or shut down. If no worker could ever be started, what is queued
+     * fails with the cause (it would wait forever otherwise); once one exists, a failed start only leaves the pool
+     * smaller until the next hand-off that finds every worker busy.
      *
      * @return whether this call started a worker (false if another thread is starting one: its worker looks at the
      *         queue first thing, but may take other work first and then block in it)
      */
-    private boolean tryStartWorker() {
+    boolean tryStartWorker() {
         if (starting != 0 || !STARTING.compareAndSet(this, 0, 1)) {
             return false;
         }
@@ -461,12 +352,12 @@ final class WorkerPool extends TaskDispatch {
                 if (shutdown) {
                     workerGone();
                 } else {
-                    AWAKE.getAndAdd(this, 1); // a new worker starts awake, looking at the queue
+                    idleWorkers.addAwake(1); // a new worker starts awake, looking at the queue
                     try {
                         startWorker(n);
                         startedOne = true;
                     } catch (Throwable e) {
-                        AWAKE.getAndAdd(this, -1);
+                        idleWorkers.addAwake(-1);
                         workerGone();
                         throw e;
                     }
@@ -509,7 +400,7 @@ final class WorkerPool extends TaskDispatch {
         } finally {
             w.state = EXITED;
             standbySlot.vacate(w); // an Error out of its standby: no waker takes a dead worker
-            AWAKE.getAndAdd(this, -1);
+            idleWorkers.addAwake(-1);
             workerGone();
         }
     }
@@ -580,7 +471,7 @@ final class WorkerPool extends TaskDispatch {
                 }
                 continue;
             }
-            if (spin() || shutdown) {
+            if (idleWorkers.spin() || shutdown) {
                 continue;
             }
             // One more look at the holders after a spin that saw nothing: the spinner watched the queue only, and a
@@ -591,7 +482,7 @@ final class WorkerPool extends TaskDispatch {
                 return (ScheduledTimer<?>) n;
             }
             if (!standbySlot.standBy(w)) {
-                park(w);
+                idleWorkers.park(w);
             }
         }
     }
@@ -602,49 +493,17 @@ final class WorkerPool extends TaskDispatch {
      * workers (this one included) block in their tasks.
      */
     private void recruit(Worker w) {
-        if ((w.left > 0 || !queue.isEmpty()) && !signal(awakeCap)) {
+        if ((w.left > 0 || !queue.isEmpty()) && !idleWorkers.signal(idleWorkers.awakeCap)) {
             nudgeOwner();
         }
     }
 
-    /**
-     * Becomes the spinner if nobody is, and watches the queue for {@link #spinRounds} rounds; then sets the next
-     * spin's length: the most if this one saw work, else half of this one (at least {@link #MIN_SPINS}).
-     *
-     * @return whether it saw work (or shutdown) and should look again; false if it did not spin or saw nothing
-     */
-    boolean spin() {
-        if (spinning != 0 || !SPINNING.compareAndSet(this, 0, 1)) {
-            return false;
-        }
-        int rounds = spinRounds;
-        boolean saw = false;
-        try {
-            for (int i = 0; i < rounds; i++) {
-                if (!queue.isEmpty() || shutdown) {
-                    saw = true;
-                    return true;
-                }
-                Thread.onSpinWait();
-            }
-            return false;
-        } finally {
-            spinRounds = saw ? MAX_SPINS : Math.max(MIN_SPINS, rounds >>> 1);
-            spinning = 0; // before the park's announcement: see the handshake in the class comment
-        }
-    }
-
-    /** @return the rounds the next spinner will watch the queue (tests; read by the test's thread after the spins) */
-    int spinRounds() {
-        return spinRounds;
-    }
-
     /** @return whether a worker stands by, or the spinner will (tests) */
     boolean standsBy() {
-        return standbySlot.enabled() && (standbySlot.occupied() || spinning != 0);
+        return standbySlot.enabled() && (standbySlot.occupied() || idleWorkers.spinnerComing());
     }
 
-    // ---- for the standby slot and the owner's side ----
+    // ---- for the standby slot, the idle workers and the owner's side ----
 
     /** @return the worker with this id (its slot in {@link #workers}, + 1) */
     Worker worker(int id) {
@@ -656,12 +515,18 @@ final class WorkerPool extends TaskDispatch {
         return started;
     }
 
-    /** Adds to the awake count (a worker takes or leaves the standby slot, as the idle stack's push and pop). */
+    /**
+     * Adds to the awake count ({@link IdleWorkers#addAwake}): a worker takes or leaves the standby slot, as the idle
+     * stack's push and pop.
+     */
     void addAwake(int delta) {
-        AWAKE.getAndAdd(this, delta);
+        idleWorkers.addAwake(delta);
     }
 
-    /** @return whether work is queued or the pool is shut down: a standing-by worker must not park */
+    /**
+     * @return whether work is queued or the pool is shut down (the queue's volatile loads, then the flag's): a
+     *         spinner stops, and a parking or standing-by worker must not park
+     */
     boolean workOrShutdown() {
         return !queue.isEmpty() || shutdown;
     }
@@ -681,48 +546,17 @@ final class WorkerPool extends TaskDispatch {
         return stop;
     }
 
-    /** @return whether a worker spins now: it takes the standby slot when its spin ends, if no work came */
+    /** @return whether a worker spins now ({@link IdleWorkers#spinnerComing}): it takes the slot if no work came */
     boolean spinnerComing() {
-        return spinning != 0;
-    }
-
-    /** Counts a wake-up (metrics): the standby's timed wake-up, or an unpark to re-arm it. */
-    void countWakeup() {
-        unparks.increment();
-    }
-
-    /** Parks until a waker pops this worker off the idle stack. */
-    private void park(Worker w) {
-        if (!announcePark(w)) {
-            return;
-        }
-        boolean interrupted = false;
-        while (w.state == PARKED) {
-            LockSupport.park(this);
-            if (Thread.interrupted()) {
-                interrupted = true; // a stray interrupt must not spin this loop; a stop one is kept
-            }
-        }
-        if (interrupted && stop) {
-            Thread.currentThread().interrupt();
-        }
+        return idleWorkers.spinnerComing();
     }
 
     /**
-     * The worker's half of the handshake: PARKED, onto the idle stack, then a look at the queue and the shutdown
-     * flag; if it sees either, it wakes one parked worker (the top: itself, or one that will look in its place).
-     * Package-private so that the jcstress tests can race it against a push and {@link #signal()}.
-     *
-     * @return whether it may park (false: it was woken already)
+     * Counts a wake-up (metrics): a signal's unpark of a parked or standing-by worker, the standby's timed wake-up,
+     * or an unpark to re-arm it.
      */
-    boolean announcePark(Worker w) {
-        pushIdle(w);
-        if (!queue.isEmpty() || shutdown) {
-            wakeOne();
-        } else {
-            nudgeForHeld();
-        }
-        return w.state == PARKED;
+    void countWakeup() {
+        unparks.increment();
     }
 
     /**
@@ -736,31 +570,6 @@ final class WorkerPool extends TaskDispatch {
     void nudgeForHeld() {
         if (held.anyLeft()) {
             nudgeOwner();
-        }
-    }
-
-    /**
-     * jcstress only ({@code BrokenHandOffVsParkBehindBatch}): the second look at the queue only, not at the batches
-     * workers hold, as before the batch-owning take. Never called by the library.
-     */
-    boolean announceParkLookingAtQueueOnly(Worker w) {
-        pushIdle(w);
-        if (!queue.isEmpty() || shutdown) {
-            wakeOne();
-        }
-        return w.state == PARKED;
-    }
-
-    /** PARKED, then onto the idle stack (a CAS that counts pushes, against ABA). */
-    void pushIdle(Worker w) {
-        w.state = PARKED;
-        AWAKE.getAndAdd(this, -1); // before the push: a waker's pop adds it back after
-        for (;;) {
-            long top = idle;
-            w.idleNext = (int) top;
-            if (IDLE.compareAndSet(this, top, ((top >>> 32) + 1) << 32 | w.id)) {
-                return;
-            }
         }
     }
 
@@ -823,7 +632,7 @@ final class WorkerPool extends TaskDispatch {
     @Override
     void shutdown() {
         shutdown = true;
-        while (wakeOne()) {
+        while (idleWorkers.wakeOne()) {
             // every parked worker looks once more, sees shutdown and an empty queue, and exits
         }
         standbySlot.wake(); // the slot's CAS then the look at shutdown: either it sees the flag or it is taken here
@@ -906,7 +715,7 @@ final class WorkerPool extends TaskDispatch {
         int n = started;
         Worker w = new Worker(this, n + 1);
         workers[n] = w;
-        AWAKE.getAndAdd(this, 1);
+        idleWorkers.addAwake(1);
         started = n + 1;
         return w;
     }
@@ -932,49 +741,8 @@ final class WorkerPool extends TaskDispatch {
         return own.stalls.sum();
     }
 
-    /**
-     * jcstress only ({@code BrokenHandOffVsCappedPark}): a park announcement that takes itself off the awake count
-     * only after its second look, to show why {@link #pushIdle} counts first. Never called by the library.
-     */
-    boolean announceParkCountingLate(Worker w) {
-        w.state = PARKED;
-        for (;;) {
-            long top = idle;
-            w.idleNext = (int) top;
-            if (IDLE.compareAndSet(this, top, ((top >>> 32) + 1) << 32 | w.id)) {
-                break;
-            }
-        }
-        boolean work = !queue.isEmpty() || shutdown;
-        AWAKE.getAndAdd(this, -1);
-        if (work) {
-            wakeOne();
-        }
-        return w.state == PARKED;
-    }
-
     /** An announced steal, as a worker's look makes it (jcstress: StealVsHandBack). */
     TimingWheel.Node stealFrom(Worker thief, Worker victim) {
         return held.stealFrom(thief, victim);
-    }
-
-    /** Makes the calling test actor the spinner (jcstress: the spinner's own park). */
-    void becomeSpinner() {
-        spinning = 1;
-    }
-
-    /** Ends the calling test actor's spin, as {@link #spin()} does before {@link #park} (jcstress). */
-    void stopSpinning() {
-        spinning = 0;
-    }
-
-    /** @return the awake count (jcstress arbiters) */
-    int awakeWorkers() {
-        return awake;
-    }
-
-    /** @return whether a worker is on the idle stack (jcstress arbiters) */
-    boolean anyParked() {
-        return (int) idle != 0;
     }
 }

@@ -10,11 +10,12 @@ import org.openjdk.jol.info.FieldLayout;
 
 /**
  * The padded objects of the pool: the owner's side ({@link PoolOwnerSide}), whose fields the owner writes once per due
- * timer, and the hand-off queue, whose tail the producers swap and whose head and turn the workers take. Each hot
- * field must share no cache line with the other side's nor with whatever object lies before or after. Read off the
- * layout by JOL, as {@link TimerLayoutTest} reads the timer's: both tests failed on the first layouts, where the JVM
- * had packed {@code count} into the 4 bytes after the header and the consumers' {@code takeLock} into the 4 bytes
- * after the producers' {@code tail}.
+ * timer, the hand-off queue, whose tail the producers swap and whose head and turn the workers take, the workers, and
+ * the idle workers' spinner flag, idle stack and awake count ({@link IdleWorkers}). Each hot field must share no
+ * cache line with the other side's nor with whatever object lies before or after. Read off the layout by JOL, as
+ * {@link TimerLayoutTest} reads the timer's: both tests failed on the first layouts, where the JVM had packed
+ * {@code count} into the 4 bytes after the header and the consumers' {@code takeLock} into the 4 bytes after the
+ * producers' {@code tail}.
  */
 class PoolOwnerSideLayoutTest {
 
@@ -63,6 +64,22 @@ class PoolOwnerSideLayoutTest {
         long size = layout.instanceSize();
         for (String name : List.of("held", "heldGeneration", "left", "own", "nextVictim", "touched", "pool", "id",
                 "thread", "state", "idleNext", "taskSeq", "servedTick", "ended")) {
+            long at = offset(layout, name);
+            assertTrue(at >= LINE && at + 8 + LINE <= size, name + " at offset " + at + " of " + size
+                    + ", within a line of the object's start or end:\n" + layout.toPrintable());
+        }
+    }
+
+    /**
+     * The spinner flag, the idle stack and the awake count are written at each spin, park and wake-up and read by
+     * every push; in an object of their own, the JVM may place any object next to them.
+     */
+    @Test
+    void theIdleWorkersFieldsHaveAWholeCacheLineOfPaddingOnEitherSide() {
+        ClassLayout layout = layoutOf(IdleWorkers.class);
+        long size = layout.instanceSize();
+        for (String name : List.of("pool", "workers", "standbySlot", "awakeCap", "spinning", "spinRounds", "awake",
+                "idle")) {
             long at = offset(layout, name);
             assertTrue(at >= LINE && at + 8 + LINE <= size, name + " at offset " + at + " of " + size
                     + ", within a line of the object's start or end:\n" + layout.toPrintable());

@@ -193,7 +193,7 @@ class StandbyWorkerTest {
         WorkerPool pool = timer.pool();
         pool.detachedWorker();
         pool.standbySlot.host = OwnerLoop.of(timer);
-        pool.becomeSpinner(); // readyAt: a worker will stand by for the tick
+        pool.idleWorkers.becomeSpinner(); // readyAt: a worker will stand by for the tick
         return timer;
     }
 

@@ -337,7 +337,7 @@ class WorkerPoolTest {
             Thread ranOn = b.get(30, TimeUnit.SECONDS);
             assertFalse(a.isDone(), "the first task is still blocked while the second ran");
             assertTrue(ranOn != null);
-            if (timer.pool().awakeCap == 1) {
+            if (timer.pool().idleWorkers.awakeCap == 1) {
                 assertTrue(timer.pool().stalls() >= 1, "with one awake worker allowed, the watchdog woke the second");
             }
         } finally {
@@ -396,12 +396,12 @@ class WorkerPoolTest {
         WheelTimer timer = WheelTimer.builder().timeSource(new ManualTimeSource()).tick(1, TimeUnit.MILLISECONDS)
                 .manualDrive().workerThreads(cap + 1).build();
         WorkerPool pool = timer.pool();
-        assertEquals(cap, pool.awakeCap);
+        assertEquals(cap, pool.idleWorkers.awakeCap);
         for (int i = 0; i < cap; i++) {
             pool.detachedWorker(); // awake: blocked in a task, as far as the pool knows
         }
         WorkerPool.Worker parked = pool.detachedWorker();
-        pool.pushIdle(parked);
+        pool.idleWorkers.pushIdle(parked);
         OwnerLoop loop = OwnerLoop.of(timer);
 
         loop.step(); // the watch: an empty queue
@@ -534,11 +534,11 @@ class WorkerPoolTest {
                 .workerThreads(cap + 1).build();
         assertEquals(1_000L, timer.tickNanos());
         WorkerPool pool = timer.pool();
-        assertEquals(cap, pool.awakeCap);
+        assertEquals(cap, pool.idleWorkers.awakeCap);
         for (int i = 0; i < cap; i++) {
             pool.detachedWorker();
         }
-        pool.pushIdle(pool.detachedWorker());
+        pool.idleWorkers.pushIdle(pool.detachedWorker());
         return timer;
     }
     /**
@@ -552,18 +552,19 @@ class WorkerPoolTest {
                 .manualDrive().workerThreads(1).build();
         WorkerPool pool = timer.pool();
         pool.detachedWorker();
-        assertEquals(WorkerPool.MAX_SPINS, pool.spinRounds(), "a new pool spins the most");
-        int expected = WorkerPool.MAX_SPINS;
-        while (expected > WorkerPool.MIN_SPINS) {
-            assertFalse(pool.spin(), "an empty queue: the spin sees nothing");
+        assertEquals(IdleWorkers.MAX_SPINS, pool.idleWorkers.spinRounds(), "a new pool spins the most");
+        int expected = IdleWorkers.MAX_SPINS;
+        while (expected > IdleWorkers.MIN_SPINS) {
+            assertFalse(pool.idleWorkers.spin(), "an empty queue: the spin sees nothing");
             expected /= 2;
-            assertEquals(expected, pool.spinRounds());
+            assertEquals(expected, pool.idleWorkers.spinRounds());
         }
-        assertFalse(pool.spin());
-        assertEquals(WorkerPool.MIN_SPINS, pool.spinRounds(), "never below the floor");
+        assertFalse(pool.idleWorkers.spin());
+        assertEquals(IdleWorkers.MIN_SPINS, pool.idleWorkers.spinRounds(), "never below the floor");
         ScheduledFuture<?> f = timer.submit(() -> { }); // due now: pushed to the pool's queue at once
-        assertTrue(pool.spin(), "the spin sees the queued task");
-        assertEquals(WorkerPool.MAX_SPINS, pool.spinRounds(), "work seen: the next spin is the longest again");
+        assertTrue(pool.idleWorkers.spin(), "the spin sees the queued task");
+        assertEquals(IdleWorkers.MAX_SPINS, pool.idleWorkers.spinRounds(),
+                "work seen: the next spin is the longest again");
         assertTrue(pool.queue.poll() == f);
         timer.shutdownNow();
     }
@@ -663,7 +664,7 @@ class WorkerPoolTest {
         WheelTimer timer = WheelTimer.builder().timeSource(clock).tick(1, TimeUnit.MILLISECONDS).manualDrive()
                 .workerThreads(Math.max(1, cores - 1) + 1).build();
         WorkerPool pool = timer.pool();
-        int cap = pool.awakeCap;
+        int cap = pool.idleWorkers.awakeCap;
         OwnerLoop loop = OwnerLoop.of(timer);
         AtomicBoolean stop = new AtomicBoolean();
         CountDownLatch spinning = new CountDownLatch(1);
@@ -682,7 +683,7 @@ class WorkerPoolTest {
                 busy.add(pool.detachedWorkerInTask(cpuBound)); // awake, each inside a runnable task
             }
             WorkerPool.Worker parked = pool.detachedWorker();
-            pool.pushIdle(parked);
+            pool.idleWorkers.pushIdle(parked);
             assertEquals(Thread.State.RUNNABLE, cpuBound.getState());
 
             ScheduledFuture<?> first = timer.schedule(() -> { }, 1, TimeUnit.MILLISECONDS);
@@ -821,7 +822,7 @@ class WorkerPoolTest {
                 pool.detachedWorker();
             }
             WorkerPool.Worker parked = pool.detachedWorker();
-            pool.pushIdle(parked);
+            pool.idleWorkers.pushIdle(parked);
             return new CappedPool(clock, timer, pool, parked);
         }
     }
