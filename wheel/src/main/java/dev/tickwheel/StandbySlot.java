@@ -29,8 +29,8 @@ import java.util.concurrent.locks.LockSupport;
  *
  * <p>Threads: the worker in the slot (taking, arming, parking, leaving it), wakers (any thread that signals the pool:
  * {@link #due}, {@link #wake}; shutdown's {@code wake}), and the step token's holder ({@link #readyAt}: the owner,
- * or the standby stepping for it). The worker's state word ({@code Worker.state}) and the pool's awake count are the
- * pool's; this class moves them in the same order the pool's idle stack does.
+ * or the standby stepping for it). The worker's state word ({@code Worker.state}) and the pool's awake count (kept in
+ * {@link IdleWorkers}) are the pool's; this class moves them in the same order the idle stack does.
  */
 final class StandbySlot {
 
