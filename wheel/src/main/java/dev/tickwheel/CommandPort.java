@@ -469,7 +469,15 @@ abstract class CommandPort extends AbstractExecutorService {
         }
         counters.releaseCancelled();
         if (fromPhase == ScheduledTimer.NEW) {
-            cancels.offer(t); // counts the cancel (the producer index)
+            try {
+                cancels.offer(t); // counts the cancel (the producer index)
+            } catch (Throwable e) {
+                // An OutOfMemoryError allocating a spare ring or an overflow chunk, which claims nothing: the index
+                // does not count this cancel, so the correction does. The timer is CANCELLED already (the caller's
+                // future says so); the owner drops it from the wheel when its key comes, as any cancelled timer.
+                counters.cancelsWithoutOffer.increment();
+                throw e;
+            }
             wakeForCancel();
         } else {
             counters.cancelsWithoutOffer.increment();

@@ -101,6 +101,41 @@ class WheelTimerFaultTest {
         assertEquals(3, timer.shutdownNow().size(), "every accepted timer handed back, and only those");
     }
 
+    /**
+     * A cancel whose command cannot be queued (an OutOfMemoryError allocating a spare ring) still counts: the future
+     * reads cancelled, the metrics count the cancel and no pending timer, and the timer never runs when its key comes,
+     * nor is it handed back by shutdownNow.
+     */
+    @Test
+    void aCancelWhoseCommandRingCannotBeAllocatedIsStillCountedAndNeverRuns() {
+        ManualTimeSource clock = new ManualTimeSource();
+        WheelTimer timer = WheelTimer.builder().timeSource(clock).tick(1, TimeUnit.MILLISECONDS).manualDrive()
+                .commandQueues(2, 4, CommandPort.CHUNK, CommandQueue.Flaw.NONE).executor(Runnable::run).build();
+        AtomicInteger ran = new AtomicInteger();
+        ScheduledFuture<?> a = timer.schedule(ran::incrementAndGet, 10, TimeUnit.MILLISECONDS);
+        ScheduledFuture<?> b = timer.schedule(ran::incrementAndGet, 10, TimeUnit.MILLISECONDS);
+        ScheduledFuture<?> c = timer.schedule(ran::incrementAndGet, 10, TimeUnit.MILLISECONDS);
+        ScheduledFuture<?> d = timer.schedule(ran::incrementAndGet, 10, TimeUnit.MILLISECONDS);
+        assertTrue(a.cancel(false));
+        assertTrue(b.cancel(false)); // the cancels' first ring (2 commands) is full
+        timer.cancels.beforeRingAllocation = () -> {
+            throw new OutOfMemoryError("injected: no heap for a spare ring");
+        };
+        assertThrows(OutOfMemoryError.class, () -> c.cancel(false));
+        timer.cancels.beforeRingAllocation = null;
+        assertTrue(c.isCancelled(), "the cancel itself took effect before its command");
+        TimerMetrics m = timer.metrics();
+        assertEquals(4, m.scheduled());
+        assertEquals(3, m.cancelled(), "the cancel without a command is counted");
+        assertEquals(1, m.pending(), "only d is pending");
+        clock.advance(20, TimeUnit.MILLISECONDS);
+        OwnerLoop.of(timer).step();
+        assertEquals(1, ran.get(), "only d ran: the cancelled timer left the wheel when its key came");
+        assertTrue(d.isDone() && !d.isCancelled());
+        assertEquals(0, timer.metrics().pending());
+        assertEquals(0, timer.shutdownNow().size(), "nothing to hand back");
+    }
+
     /** Where a timer's tasks run. */
     enum Runner { OWN_POOL, OWNER_THREAD }
 
