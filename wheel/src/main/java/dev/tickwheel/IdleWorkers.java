@@ -298,8 +298,8 @@ final class IdleWorkers extends IdleWorkersFields {
 /** The idle workers' fields, between the two paddings. */
 abstract class IdleWorkersFields extends IdleWorkersPad {
     /**
-     * The pool: its queue and shutdown flag (the spin's look and the second look), its worker start, its stop flag,
-     * its count of wake-ups and its nudge for held batches. Final.
+     * The pool: its queue and shutdown flag (the spin's look and the second look), its worker start and count of started
+     * workers, its stop flag, its count of wake-ups and its nudge for held batches. Final.
      */
     final WorkerPool pool;
     /**

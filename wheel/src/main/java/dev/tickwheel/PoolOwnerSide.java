@@ -13,8 +13,8 @@ import java.util.concurrent.atomic.LongAdder;
  * <h2>Threading</h2>
  * Only the step token's holder calls it: the owner thread, or a standby worker stepping for it (which builds and
  * pushes a chain but never runs the watchdog). The token's CAS and release store order its plain fields between the
- * two. What it reads of the pool's shared state goes through the pool's accessors and the queue's (their orderings
- * are documented there), and the watchdog reads each started worker's {@code state} (volatile) and {@code thread}
+ * two. What it reads of the pool's shared state goes through the pool's accessors, the queue's and, for the
+ * watchdog's signal, {@link IdleWorkers#signal()} (their orderings are documented there), and the watchdog reads each started worker's {@code state} (volatile) and {@code thread}
  * (plain, published through the pool's volatile count of started workers).
  *
  * <h2>Layout</h2>

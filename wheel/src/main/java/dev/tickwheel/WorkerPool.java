@@ -133,7 +133,10 @@ final class WorkerPool extends TaskDispatch {
 
     /** Chains the owner pushed (metrics): added once per step that hands off, by the owner. */
     private final LongAdder batches = new LongAdder();
-    /** Parked workers unparked by a signal (metrics): added by the waker, on the wake-up path only. */
+    /**
+     * Wake-ups (metrics): a parked worker unparked by a signal (added by the waker), and the standby's timed wake-up
+     * or its unpark to re-arm ({@link #countWakeup}); on the wake-up paths only.
+     */
     private final LongAdder unparks = new LongAdder();
 
     /**
