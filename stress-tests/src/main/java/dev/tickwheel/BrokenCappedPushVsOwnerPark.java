@@ -13,7 +13,7 @@ import org.openjdk.jcstress.infra.results.II_Result;
 
 /**
  * A deliberately BROKEN park plan, to show that {@link CappedPushVsOwnerPark} can fail: the owner publishes its plan
- * and does not look at the pool's queue after it ({@code OwnerLoop.planPark(false)}). A push after the step's watch
+ * and does not look at the pool's queue after it ({@code OwnerPark.planPark(false)}). A push after the step's watch
  * whose nudge found the owner still awake is then seen by nobody, and the owner parks with nothing due.
  *
  * <p>Not part of the build's jcstress run (the CI selection excludes {@code Broken*}); run it by hand:
@@ -53,12 +53,12 @@ public class BrokenCappedPushVsOwnerPark {
     public void owner() {
         OwnerLoop loop = OwnerLoop.of(timer);
         loop.step();
-        planned = loop.planPark(false); // BROKEN: the owner does not look at the pool after its plan
+        planned = loop.ownerPark.planPark(false); // BROKEN: the owner does not look at the pool after its plan
     }
 
     @Arbiter
     public void after(II_Result r) {
         r.r1 = Rigs.planKind(planned);
-        r.r2 = OwnerLoop.of(timer).isAwake() ? 1 : 0;
+        r.r2 = OwnerPark.of(timer).isAwake() ? 1 : 0;
     }
 }

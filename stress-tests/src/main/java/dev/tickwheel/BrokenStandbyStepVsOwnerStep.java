@@ -14,7 +14,7 @@ import org.openjdk.jcstress.infra.results.IIII_Result;
 
 /**
  * {@link StandbyStepVsOwnerStep} with the standby stepping without the token
- * ({@link OwnerLoop#standbyStepWithoutToken}): both steps advance the same wheel and fill the same due buffer at
+ * ({@link OwnerPark#standbyStepWithoutToken}): both steps advance the same wheel and fill the same due buffer at
  * once. Expected to fail (a size off, a timer lost or an exception from a half-unlinked slot): it shows what the
  * token keeps apart.
  */
@@ -41,7 +41,7 @@ public class BrokenStandbyStepVsOwnerStep {
     public BrokenStandbyStepVsOwnerStep() {
         timer.schedule(() -> { }, 5, TimeUnit.MILLISECONDS);
         loop.step();
-        if (loop.planPark() != 5) {
+        if (loop.ownerPark.planPark() != 5) {
             throw new IllegalStateException("the owner did not plan to park until tick 5");
         }
         clock.advanceMillis(5);
@@ -49,12 +49,12 @@ public class BrokenStandbyStepVsOwnerStep {
 
     @Actor
     public void owner() {
-        loop.ownerWakeStep();
+        loop.ownerPark.ownerWakeStep();
     }
 
     @Actor
     public void standby() {
-        standbyStepped = loop.standbyStepWithoutToken();
+        standbyStepped = loop.ownerPark.standbyStepWithoutToken();
     }
 
     @Arbiter

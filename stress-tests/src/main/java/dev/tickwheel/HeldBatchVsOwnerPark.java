@@ -67,12 +67,12 @@ public class HeldBatchVsOwnerPark {
     public void owner() {
         OwnerLoop loop = OwnerLoop.of(timer);
         loop.step();
-        planned = loop.planPark();
+        planned = loop.ownerPark.planPark();
     }
 
     @Arbiter
     public void after(II_Result r) {
         r.r1 = Rigs.planKind(planned);
-        r.r2 = OwnerLoop.of(timer).isAwake() ? 1 : 0;
+        r.r2 = OwnerPark.of(timer).isAwake() ? 1 : 0;
     }
 }

@@ -8,7 +8,7 @@ import org.openjdk.jcstress.infra.results.IIII_Result;
  * (the start spills into a spare ring), {@link ScheduleResizeVsParkPlan} (it makes the overflow link a new chunk) and
  * their broken twins. A manually driven timer whose wheel's next event is tick 50, with starts queued (60 ms out) that
  * fill the queue up to the point under test; the producer then schedules a timer 5 ms out while the owner plans its
- * park ({@link OwnerLoop#planPark()}).
+ * park ({@link OwnerPark#planPark()}).
  *
  * <p>Result: the owner's decision (0 = must not park, 1 = park until a tick at or before 5, 2 = park past tick 5),
  * whether the owner is marked awake afterwards, whether the owner's drain took the new timer into the wheel, and where
@@ -54,12 +54,12 @@ final class ParkPlanRace {
     }
 
     void owner() {
-        planned = OwnerLoop.of(timer).planPark();
+        planned = OwnerPark.of(timer).planPark();
     }
 
     void after(IIII_Result r) {
         r.r1 = planned == WheelTimer.AWAKE ? 0 : planned <= 5 ? 1 : 2;
-        r.r2 = OwnerLoop.of(timer).isAwake() ? 1 : 0;
+        r.r2 = OwnerPark.of(timer).isAwake() ? 1 : 0;
         r.r3 = OwnerLoop.of(timer).wheel().size() - 1 - queued; // the tick-50 timer and the queued ones are in it
         r.r4 = overflow ? (int) timer.starts.spills() - 1 : timer.starts.installedRings() > 1 ? 1 : 0;
     }

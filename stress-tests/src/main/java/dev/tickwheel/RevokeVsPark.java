@@ -22,7 +22,7 @@ import org.openjdk.jcstress.infra.results.III_Result;
  * instead of terminating.
  *
  * <p>Two actors on a manually driven timer: the producer, and the shutdown caller, which then acts as the owner
- * (one {@link WheelTimer#step()}, then {@link WheelTimer#planPark()}). Shutdown, step and plan are one actor because
+ * (one {@link OwnerLoop#step()}, then {@link OwnerPark#planPark()}). Shutdown, step and plan are one actor because
  * jcstress 0.16 runs a test only with a CPU per actor and the build machine has two; nothing is lost for this race,
  * since an owner whose step has not yet seen the shutdown never keeps a plan past it (planPark re-reads the run
  * state, the shutdown then resets the plan, or the unseen shutdown keeps the owner awake). The arbiter then steps
@@ -76,13 +76,13 @@ public class RevokeVsPark {
     public void stopperThenOwner() {
         timer.shutdown();
         OwnerLoop.of(timer).step();
-        planned = OwnerLoop.of(timer).planPark();
+        planned = OwnerPark.of(timer).planPark();
     }
 
     @Arbiter
     public void after(III_Result r) {
         r.r1 = rejected ? 1 : 0;
-        boolean asleep = planned != WheelTimer.AWAKE && !OwnerLoop.of(timer).isAwake();
+        boolean asleep = planned != WheelTimer.AWAKE && !OwnerPark.of(timer).isAwake();
         r.r2 = !asleep ? 0 : planned <= HOUR_TICK ? 1 : 2;
         for (int i = 0; i < 3 && !timer.isTerminated(); i++) {
             OwnerLoop.of(timer).step(); // the clock stays put: only a timer that is already dead can let it exit

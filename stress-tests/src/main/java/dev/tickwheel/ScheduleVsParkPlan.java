@@ -15,7 +15,7 @@ import org.openjdk.jcstress.infra.results.III_Result;
 
 /**
  * Race 6, the lost wake-up: a producer schedules a timer earlier than anything in the wheel while the owner decides
- * to park ({@link WheelTimer#planPark()}: publish the planned wake-up tick, drain the queues once more, then check
+ * to park ({@link OwnerPark#planPark()}: publish the planned wake-up tick, drain the queues once more, then check
  * the queues' producer indexes).
  *
  * <p>The wheel holds one timer due at tick 50, so without the new one the owner would plan to sleep until tick 50.
@@ -57,13 +57,13 @@ public class ScheduleVsParkPlan {
 
     @Actor
     public void owner() {
-        planned = OwnerLoop.of(timer).planPark();
+        planned = OwnerPark.of(timer).planPark();
     }
 
     @Arbiter
     public void after(III_Result r) {
         r.r1 = planned == WheelTimer.AWAKE ? 0 : planned <= 5 ? 1 : 2;
-        r.r2 = OwnerLoop.of(timer).isAwake() ? 1 : 0;
+        r.r2 = OwnerPark.of(timer).isAwake() ? 1 : 0;
         r.r3 = OwnerLoop.of(timer).wheel().size() - 1;
     }
 }

@@ -14,8 +14,8 @@ import org.openjdk.jcstress.infra.results.IIII_Result;
 
 /**
  * Race 27: the step token. The owner parked with a plan (tick 5, where one timer is due) and both threads that park
- * until that tick wake at once: the owner ({@link OwnerLoop#ownerWakeStep}: withdraw its plan, take the token, step,
- * give it back) and the worker standing by ({@link OwnerLoop#standbyStep}: only while the owner is parked, one CAS
+ * until that tick wake at once: the owner ({@link OwnerPark#ownerWakeStep}: withdraw its plan, take the token, step,
+ * give it back) and the worker standing by ({@link OwnerPark#standbyStep}: only while the owner is parked, one CAS
  * on the token, then the same step). The token keeps the two steps apart, so the wheel, the due buffer and the
  * command queues' consumer side pass from one thread to the other whole: the timer is handed off exactly once and
  * the wheel ends empty and consistent, whoever stepped.
@@ -48,7 +48,7 @@ public class StandbyStepVsOwnerStep {
     public StandbyStepVsOwnerStep() {
         timer.schedule(() -> { }, 5, TimeUnit.MILLISECONDS);
         loop.step();
-        if (loop.planPark() != 5) {
+        if (loop.ownerPark.planPark() != 5) {
             throw new IllegalStateException("the owner did not plan to park until tick 5");
         }
         clock.advanceMillis(5);
@@ -56,12 +56,12 @@ public class StandbyStepVsOwnerStep {
 
     @Actor
     public void owner() {
-        loop.ownerWakeStep();
+        loop.ownerPark.ownerWakeStep();
     }
 
     @Actor
     public void standby() {
-        standbyStepped = loop.standbyStep();
+        standbyStepped = loop.ownerPark.standbyStep();
     }
 
     @Arbiter

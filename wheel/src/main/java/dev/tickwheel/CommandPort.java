@@ -14,7 +14,8 @@ import java.util.concurrent.locks.LockSupport;
  * The command port between the producers (any thread that schedules or cancels) and the owner thread: the start and
  * cancel queues, the run state, the owner's wake-up plan, and both halves of both handshakes. {@link WheelTimer}
  * extends it, so that a schedule and a cancel stay calls on one object; the owner's half is called by
- * {@link OwnerLoop}.
+ * {@link OwnerLoop} (its drains and collections) and {@link OwnerPark} (the plan it publishes, re-checks and
+ * withdraws).
  *
  * <h2>Concurrency</h2>
  * <ul>

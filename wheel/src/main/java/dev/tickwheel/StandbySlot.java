@@ -68,7 +68,7 @@ final class StandbySlot {
         /** @return nanoseconds until the start of {@code tick} by the timer's clock (negative once it began) */
         long nanosUntilTick(long tick);
 
-        /** @return whether the calling worker stepped the owner's loop (see {@code OwnerLoop.standbyStep}) */
+        /** @return whether the calling worker stepped the owner's loop (see {@code OwnerPark.standbyStep}) */
         boolean standbyStep();
     }
 
@@ -117,7 +117,7 @@ final class StandbySlot {
      * each of the owner's plans. For a standby's own step ({@code byStandby}), any later tick: the worker that stepped
      * comes back to the slot once it has run what it took (after a spin, as any idle worker), and arms for it; the
      * owner sleeps on to its backup tick meanwhile. If that worker's task blocks, the owner's backup (at most
-     * {@link OwnerLoop#STANDBY_BACKUP_NANOS} and the OS's timer slack past the tick the worker stepped) plans for the
+     * {@link OwnerPark#STANDBY_BACKUP_NANOS} and the OS's timer slack past the tick the worker stepped) plans for the
      * tick instead. If a worker stands by for a later tick (or none), it is unparked to re-arm.
      *
      * @return whether a worker will stand by for this tick (the owner may then park a little past it)

@@ -164,7 +164,7 @@ public final class WheelTimer extends CommandPort implements ScheduledExecutorSe
         this.loop = new OwnerLoop(this, dispatch, TickClock.levelBitsFor(b.tickNanos, b.levelBits), b.batch,
                 b.stepHook);
         if (dispatch instanceof WorkerPool && !b.manual) {
-            ((WorkerPool) dispatch).standbySlot.host = loop; // a worker stands by for the next due timer
+            ((WorkerPool) dispatch).standbySlot.host = loop.ownerPark; // a worker stands by for the next due timer
         }
     }
 

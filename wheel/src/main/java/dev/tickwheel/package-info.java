@@ -20,7 +20,9 @@
  *   holds the MPSC start and cancel queues, the run state and the owner's wake-up plan, and both halves of the two
  *   handshakes between producers and the owner (lost wake-up; schedule vs shutdown).</li>
  *   <li>{@code OwnerLoop}: everything confined to the owner thread: the {@link dev.tickwheel.TimingWheel}, the due
- *   buffer, and the steps, parking, the shutdownNow collection and the failure path.</li>
+ *   buffer, and the steps, the shutdownNow collection and the failure path.</li>
+ *   <li>{@code OwnerPark}: the owner's park: the plan it publishes to producers before it parks, the park, and the
+ *   step token with which a standing-by pool worker runs the expiry half of a step while the owner sleeps.</li>
  *   <li>{@code TaskDispatch}: where due tasks run (the timer's own pool, {@code WorkerPool}, the user's executor, or
  *   the owner).</li>
  *   <li>{@code Termination}: the owner's exit, the hand-back, awaitTermination and close.</li>

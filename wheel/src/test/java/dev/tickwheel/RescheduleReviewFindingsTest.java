@@ -51,7 +51,7 @@ class RescheduleReviewFindingsTest {
         loop.step(); // the wheel's earliest key is 97
         w.schedule(() -> { }, 0, MILLISECONDS); // due at 96: taken as due first, at the next drain
         assertTrue(t.reschedule(0, MILLISECONDS)); // 96, earlier than 10 s: a move command
-        assertEquals(CommandPort.AWAKE, loop.planPark()); // its drain: due = [other, t]
+        assertEquals(CommandPort.AWAKE, loop.ownerPark.planPark()); // its drain: due = [other, t]
         now.set(MILLISECONDS.toNanos(90)); // a rescheduler that read its clock at 90 ms
         assertTrue(t.reschedule(0, MILLISECONDS)); // 90, earlier than the linked 96: a second move command
         now.set(MILLISECONDS.toNanos(96));

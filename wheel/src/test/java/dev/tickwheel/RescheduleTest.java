@@ -64,9 +64,9 @@ class RescheduleTest {
         AtomicInteger runs = new AtomicInteger();
         TimerFuture<?> f = t.schedule(runs::incrementAndGet, 1, HOURS);
         OwnerLoop.of(t).step();
-        OwnerLoop.of(t).planPark(); // parked until the hour's cascade
+        OwnerPark.of(t).planPark(); // parked until the hour's cascade
         assertTrue(f.reschedule(5, MILLISECONDS));
-        assertTrue(OwnerLoop.of(t).isAwake(), "a reschedule before the owner's planned wake-up wakes it");
+        assertTrue(OwnerPark.of(t).isAwake(), "a reschedule before the owner's planned wake-up wakes it");
         stepAt(t, clock, 4);
         assertEquals(0, runs.get());
         stepAt(t, clock, 5);
@@ -115,12 +115,12 @@ class RescheduleTest {
         AtomicLong ranAt = new AtomicLong(-1);
         TimerFuture<?> f = t.schedule(() -> ranAt.set(clock.nanoTime()), 10, MILLISECONDS);
         OwnerLoop.of(t).step();
-        assertEquals(10, OwnerLoop.of(t).planPark(), "the owner plans to sleep until the old key");
+        assertEquals(10, OwnerPark.of(t).planPark(), "the owner plans to sleep until the old key");
         for (int i = 1; i <= 100; i++) {
             assertTrue(f.reschedule(10 + i, MILLISECONDS));
         }
         assertEquals(0, t.counters.moves.sum(), "a later deadline only defers the timer: no command");
-        assertFalse(OwnerLoop.of(t).isAwake(), "and no wake-up");
+        assertFalse(OwnerPark.of(t).isAwake(), "and no wake-up");
         assertEquals(110, f.getDelay(MILLISECONDS), "getDelay reads the deferred deadline");
         assertEquals(10, OwnerLoop.of(t).wheel().minKey(), "still linked at its old key");
         stepAt(t, clock, 9);
@@ -184,7 +184,7 @@ class RescheduleTest {
         assertTrue(f.reschedule(50, MILLISECONDS)); // deferred, still linked at 10
         assertTrue(f.reschedule(5, MILLISECONDS), "before the linked key: a move command");
         assertEquals(1, t.counters.moves.sum());
-        assertTrue(OwnerLoop.of(t).isAwake());
+        assertTrue(OwnerPark.of(t).isAwake());
         stepAt(t, clock, 4);
         assertEquals(-1, ranAt.get());
         stepAt(t, clock, 5);
@@ -375,11 +375,11 @@ class RescheduleTest {
         t.schedule(() -> { }, 64, MILLISECONDS); // the owner plans to wake for this one
         TimerFuture<?> f = t.schedule(() -> ranAt.set(clock.nanoTime()), 100, MILLISECONDS);
         OwnerLoop.of(t).step();
-        assertEquals(64, OwnerLoop.of(t).planPark());
+        assertEquals(64, OwnerPark.of(t).planPark());
         assertTrue(f.reschedule(70, MILLISECONDS), "earlier than its key: a move command");
-        assertFalse(OwnerLoop.of(t).isAwake(), "70 is after the plan: no wake-up needed");
+        assertFalse(OwnerPark.of(t).isAwake(), "70 is after the plan: no wake-up needed");
         assertTrue(f.reschedule(1, MILLISECONDS), "still moving: the key changes in place");
-        assertTrue(OwnerLoop.of(t).isAwake(), "1 is before the plan: the owner is woken");
+        assertTrue(OwnerPark.of(t).isAwake(), "1 is before the plan: the owner is woken");
         stepAt(t, clock, 1);
         assertEquals(MILLISECONDS.toNanos(1), ranAt.get());
     }

@@ -40,8 +40,8 @@ class StandbyWorkerTest {
             }
             // Each of the 40 had the pool idle and a worker standing by; the owner parks 100 µs past the tick, so
             // the standby steps for nearly all of them. At least one proves the path runs (0 without a standby).
-            assertTrue(OwnerLoop.of(timer).standbySteps() >= 1,
-                    "standby steps: " + OwnerLoop.of(timer).standbySteps());
+            assertTrue(OwnerPark.of(timer).standbySteps() >= 1,
+                    "standby steps: " + OwnerPark.of(timer).standbySteps());
             // Counted before the hand-off, so exact once the last future is done.
             assertEquals(41, timer.metrics().fired());
         } finally {
@@ -170,14 +170,14 @@ class StandbyWorkerTest {
         loop.step();
         long key = 20_000;
         assertTrue(loop.wheel().nextEventAtOrBefore(Long.MAX_VALUE) < key, "the wheel's next event is a cascade");
-        assertEquals(key, loop.planPark(), "the owner parks until the timer's own tick");
+        assertEquals(key, loop.ownerPark.planPark(), "the owner parks until the timer's own tick");
         loop.step(); // withdraws nothing: the plan is a test's; a step re-reads the clock
         // A crowded slot (more timers than the owner looks at): the plan falls back to the cascade, earlier.
-        for (int i = 0; i < OwnerLoop.READY_SCAN + 1; i++) {
+        for (int i = 0; i < OwnerPark.READY_SCAN + 1; i++) {
             timer.schedule(() -> { }, 30_000 + i, TimeUnit.MICROSECONDS);
         }
         loop.step();
-        long planned = loop.planPark();
+        long planned = loop.ownerPark.planPark();
         assertTrue(planned <= key, "never past the first timer: " + planned);
     }
 
@@ -192,7 +192,7 @@ class StandbyWorkerTest {
                 .workerThreads(1).build();
         WorkerPool pool = timer.pool();
         pool.detachedWorker();
-        pool.standbySlot.host = OwnerLoop.of(timer);
+        pool.standbySlot.host = OwnerPark.of(timer);
         pool.idleWorkers.becomeSpinner(); // readyAt: a worker will stand by for the tick
         return timer;
     }
@@ -207,17 +207,18 @@ class StandbyWorkerTest {
         ManualTimeSource clock = new ManualTimeSource();
         WheelTimer timer = standingByRig(clock);
         OwnerLoop loop = OwnerLoop.of(timer);
-        long backupTicks = OwnerLoop.STANDBY_BACKUP_NANOS / 1_000;
+        long backupTicks = OwnerPark.STANDBY_BACKUP_NANOS / 1_000;
         timer.schedule(() -> { }, 2_000, TimeUnit.MICROSECONDS);
         timer.schedule(() -> { }, 5_000, TimeUnit.MICROSECONDS); // the next due timer after the standby's step
         loop.step();
-        assertEquals(2_000, loop.planPark(), "the owner parks until the timer's tick (and its backup past it)");
+        assertEquals(2_000, loop.ownerPark.planPark(),
+                "the owner parks until the timer's tick (and its backup past it)");
         assertEquals(2_000 + backupTicks, timer.plan(), "producers read the tick the owner wakes at");
         timer.schedule(() -> { }, 2_000 + backupTicks + 50, TimeUnit.MICROSECONDS);
         assertFalse(timer.isAwake(), "a timer due after the backup tick does not wake the owner");
 
         clock.advance(2_000, TimeUnit.MICROSECONDS);
-        assertTrue(loop.standbyStep(), "the standby steps while the owner sleeps");
+        assertTrue(loop.ownerPark.standbyStep(), "the standby steps while the owner sleeps");
         assertEquals(1, loop.wheel().size(), "the standby's step took the timer due at 2,000 µs, not the next one");
         assertFalse(timer.isAwake(), "the next timer (5,000 µs) is after the owner's backup: it stays asleep");
         assertEquals(2_000 + backupTicks, timer.plan(), "the plan stays the owner's real wake-up");
@@ -237,14 +238,14 @@ class StandbyWorkerTest {
         WheelTimer timer = standingByRig(clock);
         OwnerLoop loop = OwnerLoop.of(timer);
         WorkerPool pool = timer.pool();
-        long backupTicks = OwnerLoop.STANDBY_BACKUP_NANOS / 1_000;
+        long backupTicks = OwnerPark.STANDBY_BACKUP_NANOS / 1_000;
         timer.schedule(() -> { }, 2_000, TimeUnit.MICROSECONDS);
         // 40 µs after: nearer than the owner's own plans cover
         timer.schedule(() -> { }, 2_040, TimeUnit.MICROSECONDS);
         loop.step();
-        assertEquals(2_000, loop.planPark());
+        assertEquals(2_000, loop.ownerPark.planPark());
         clock.advance(2_000, TimeUnit.MICROSECONDS);
-        assertTrue(loop.standbyStep());
+        assertTrue(loop.ownerPark.standbyStep());
         assertFalse(timer.isAwake(), "the standby covers the timer 40 µs on: the owner sleeps to its backup");
         assertEquals(2_040, pool.standbySlot.readyTick(), "published for the worker that comes back to stand by");
         assertEquals(1, loop.wheel().size());
@@ -252,7 +253,7 @@ class StandbyWorkerTest {
         // The worker does not come back (its task holds it): the owner's backup tick plans, finds the timer due, and
         // steps for it, at most the backup past the tick the standby stepped.
         clock.advance(backupTicks, TimeUnit.MICROSECONDS);
-        assertEquals(CommandPort.AWAKE, loop.planPark(), "the timer 40 µs on is due: no park");
+        assertEquals(CommandPort.AWAKE, loop.ownerPark.planPark(), "the timer 40 µs on is due: no park");
         assertFalse(loop.step());
         assertEquals(0, loop.wheel().size(), "handed off by the owner's step");
         assertEquals(2, timer.metrics().fired());
@@ -271,9 +272,9 @@ class StandbyWorkerTest {
         while (loop.step()) {
             // drains four commands a step
         }
-        assertEquals(2_000, loop.planPark());
+        assertEquals(2_000, loop.ownerPark.planPark());
         clock.advance(2_000, TimeUnit.MICROSECONDS);
-        assertTrue(loop.standbyStep());
+        assertTrue(loop.ownerPark.standbyStep());
         assertTrue(loop.wheel().size() > 0, "one step takes at most a batch");
         assertTrue(timer.isAwake(), "due timers left behind: the owner must step now");
         timer.shutdownNow();
@@ -282,17 +283,17 @@ class StandbyWorkerTest {
     /** The two rules the standby's step and the owner's plan share, on their edges. */
     @Test
     void theOwnersWakeTickAndWhetherTheStandbyMustWakeIt() {
-        assertEquals(5_100, OwnerLoop.ownerWakeTick(5_000, 100_000, 1_000), "1 µs tick: 100 ticks on");
-        assertEquals(6, OwnerLoop.ownerWakeTick(5, 100_000, 1_000_000), "1 ms tick: the next tick's start");
-        assertEquals(5, OwnerLoop.ownerWakeTick(5, 0, 1_000), "no backup: the planned tick");
-        assertEquals(CommandPort.NO_EVENT, OwnerLoop.ownerWakeTick(CommandPort.NO_EVENT, 100_000, 1_000));
-        assertEquals(CommandPort.NO_EVENT, OwnerLoop.ownerWakeTick(CommandPort.NO_EVENT - 3, 100_000, 1_000),
+        assertEquals(5_100, OwnerPark.ownerWakeTick(5_000, 100_000, 1_000), "1 µs tick: 100 ticks on");
+        assertEquals(6, OwnerPark.ownerWakeTick(5, 100_000, 1_000_000), "1 ms tick: the next tick's start");
+        assertEquals(5, OwnerPark.ownerWakeTick(5, 0, 1_000), "no backup: the planned tick");
+        assertEquals(CommandPort.NO_EVENT, OwnerPark.ownerWakeTick(CommandPort.NO_EVENT, 100_000, 1_000));
+        assertEquals(CommandPort.NO_EVENT, OwnerPark.ownerWakeTick(CommandPort.NO_EVENT - 3, 100_000, 1_000),
                 "saturates");
-        assertTrue(OwnerLoop.ownerMustWake(10, 10, true, 100), "due timers left behind at the tick");
-        assertTrue(OwnerLoop.ownerMustWake(10, 50, false, 100), "uncovered, before the owner's wake-up");
-        assertFalse(OwnerLoop.ownerMustWake(10, 50, true, 100), "a worker stands by for it");
-        assertFalse(OwnerLoop.ownerMustWake(10, 100, false, 100), "at the owner's wake-up: it plans then");
-        assertFalse(OwnerLoop.ownerMustWake(10, CommandPort.NO_EVENT, false, 100), "nothing left");
+        assertTrue(OwnerPark.ownerMustWake(10, 10, true, 100), "due timers left behind at the tick");
+        assertTrue(OwnerPark.ownerMustWake(10, 50, false, 100), "uncovered, before the owner's wake-up");
+        assertFalse(OwnerPark.ownerMustWake(10, 50, true, 100), "a worker stands by for it");
+        assertFalse(OwnerPark.ownerMustWake(10, 100, false, 100), "at the owner's wake-up: it plans then");
+        assertFalse(OwnerPark.ownerMustWake(10, CommandPort.NO_EVENT, false, 100), "nothing left");
     }
 
     /** A plan earlier than the first due tick (here the reap of a cancelled timer) publishes no backup past it. */
@@ -307,7 +308,7 @@ class StandbyWorkerTest {
         assertTrue(gone.cancel(false));
         loop.step(); // reaps it: the next plan looks again within the reap interval
         long reapTicks = CommandPort.REAP_NANOS / 1_000;
-        assertEquals(reapTicks, loop.planPark(), "the reap tick comes before the timer's");
+        assertEquals(reapTicks, loop.ownerPark.planPark(), "the reap tick comes before the timer's");
         assertEquals(reapTicks, timer.plan(), "no backup past a tick no worker stands by for");
         timer.shutdownNow();
     }

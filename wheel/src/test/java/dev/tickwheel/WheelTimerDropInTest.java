@@ -193,10 +193,10 @@ class WheelTimerDropInTest {
      */
     @Test
     void theBackOffForAStuckProducerIsCappedWellBelowACoarseTick() {
-        assertEquals(OwnerLoop.MID_OFFER_BACKOFF_NANOS, OwnerLoop.midOfferBackoffNanos(SECONDS.toNanos(1)));
-        assertEquals(OwnerLoop.MID_OFFER_BACKOFF_NANOS, OwnerLoop.midOfferBackoffNanos(MILLISECONDS.toNanos(1)));
-        assertEquals(WheelTimer.MIN_TICK_NANOS, OwnerLoop.midOfferBackoffNanos(WheelTimer.MIN_TICK_NANOS));
-        assertTrue(OwnerLoop.MID_OFFER_BACKOFF_NANOS <= MILLISECONDS.toNanos(1) / 10);
+        assertEquals(OwnerPark.MID_OFFER_BACKOFF_NANOS, OwnerPark.midOfferBackoffNanos(SECONDS.toNanos(1)));
+        assertEquals(OwnerPark.MID_OFFER_BACKOFF_NANOS, OwnerPark.midOfferBackoffNanos(MILLISECONDS.toNanos(1)));
+        assertEquals(WheelTimer.MIN_TICK_NANOS, OwnerPark.midOfferBackoffNanos(WheelTimer.MIN_TICK_NANOS));
+        assertTrue(OwnerPark.MID_OFFER_BACKOFF_NANOS <= MILLISECONDS.toNanos(1) / 10);
     }
 
     // ==========================================================================================================

@@ -530,7 +530,7 @@ class WheelTimerManualClockTest {
             int id = i;
             t.schedule(() -> runs.incrementAndGet(id), 0, NANOSECONDS);
         }
-        assertEquals(WheelTimer.AWAKE, OwnerLoop.of(t).planPark());
+        assertEquals(WheelTimer.AWAKE, OwnerPark.of(t).planPark());
         for (int i = 2 * batch; i < 3 * batch; i++) { // due now: the next step's drain
             int id = i;
             t.schedule(() -> runs.incrementAndGet(id), 0, NANOSECONDS);
@@ -555,8 +555,8 @@ class WheelTimerManualClockTest {
         WheelTimer t = manualTimer(new ManualTimeSource());
         OwnerLoop.of(t).step();
 
-        assertEquals(WheelTimer.NO_EVENT, OwnerLoop.of(t).planPark());
-        assertFalse(OwnerLoop.of(t).isAwake());
+        assertEquals(WheelTimer.NO_EVENT, OwnerPark.of(t).planPark());
+        assertFalse(OwnerPark.of(t).isAwake());
     }
 
     @Test
@@ -567,15 +567,15 @@ class WheelTimerManualClockTest {
         ScheduledFuture<?> near = t.schedule(runs::incrementAndGet, 5, TimeUnit.MILLISECONDS);
         OwnerLoop.of(t).step();
 
-        assertEquals(key(near), OwnerLoop.of(t).planPark(), "a level-0 timer is itself the next event");
-        assertFalse(OwnerLoop.of(t).isAwake());
+        assertEquals(key(near), OwnerPark.of(t).planPark(), "a level-0 timer is itself the next event");
+        assertFalse(OwnerPark.of(t).isAwake());
 
         clock.advanceTo(0, 5 * TICK);
         OwnerLoop.of(t).step();
         assertEquals(1, runs.get());
         ScheduledFuture<?> far = t.schedule(runs::incrementAndGet, 100, TimeUnit.MILLISECONDS);
         OwnerLoop.of(t).step();
-        long plan = OwnerLoop.of(t).planPark();
+        long plan = OwnerPark.of(t).planPark();
         assertTrue(plan > 5 && plan <= key(far), "plan " + plan + " for a timer due at tick " + key(far));
         // Parking until each plan, as the owner does, reaches the timer exactly at its tick.
         int wakeUps = 0;
@@ -584,7 +584,7 @@ class WheelTimerManualClockTest {
             clock.advanceTo(0, plan * TICK);
             OwnerLoop.of(t).step();
             assertTrue(runs.get() == 2 || plan < key(far), "not fired at its own tick");
-            plan = OwnerLoop.of(t).planPark();
+            plan = OwnerPark.of(t).planPark();
         }
         assertEquals(key(far) * TICK, clock.nanoTime());
         assertEquals(WheelTimer.NO_EVENT, plan);
@@ -596,15 +596,15 @@ class WheelTimerManualClockTest {
         WheelTimer t = manualTimer(clock);
         t.schedule(() -> { }, 1, HOURS);
         OwnerLoop.of(t).step();
-        long plan = OwnerLoop.of(t).planPark();
+        long plan = OwnerPark.of(t).planPark();
         assertTrue(plan > 10, "plan " + plan);
-        assertFalse(OwnerLoop.of(t).isAwake());
+        assertFalse(OwnerPark.of(t).isAwake());
 
         ScheduledFuture<?> earlier = t.schedule(() -> { }, 10, TimeUnit.MILLISECONDS);
 
-        assertTrue(OwnerLoop.of(t).isAwake());
+        assertTrue(OwnerPark.of(t).isAwake());
         OwnerLoop.of(t).step();
-        assertEquals(key(earlier), OwnerLoop.of(t).planPark());
+        assertEquals(key(earlier), OwnerPark.of(t).planPark());
     }
 
     @Test
@@ -612,11 +612,11 @@ class WheelTimerManualClockTest {
         ManualTimeSource clock = new ManualTimeSource();
         WheelTimer t = manualTimer(clock);
         OwnerLoop.of(t).step();
-        assertEquals(WheelTimer.NO_EVENT, OwnerLoop.of(t).planPark());
+        assertEquals(WheelTimer.NO_EVENT, OwnerPark.of(t).planPark());
 
         t.execute(() -> { });
 
-        assertTrue(OwnerLoop.of(t).isAwake());
+        assertTrue(OwnerPark.of(t).isAwake());
     }
 
     @Test
@@ -626,14 +626,14 @@ class WheelTimerManualClockTest {
         AtomicInteger runs = new AtomicInteger();
         t.schedule(runs::incrementAndGet, 10, TimeUnit.MILLISECONDS);
         OwnerLoop.of(t).step();
-        long plan = OwnerLoop.of(t).planPark();
+        long plan = OwnerPark.of(t).planPark();
         assertEquals(10, plan);
 
         ScheduledFuture<?> same = t.schedule(runs::incrementAndGet, 10, TimeUnit.MILLISECONDS);
         ScheduledFuture<?> later = t.schedule(runs::incrementAndGet, 1, HOURS);
 
         assertEquals(plan, key(same));
-        assertFalse(OwnerLoop.of(t).isAwake(), "a timer due at or after the planned wake-up woke the owner");
+        assertFalse(OwnerPark.of(t).isAwake(), "a timer due at or after the planned wake-up woke the owner");
         assertTrue(key(later) > plan);
         clock.advanceTo(0, plan * TICK); // the owner wakes as planned and fires both due then
         OwnerLoop.of(t).step();
@@ -648,10 +648,11 @@ class WheelTimerManualClockTest {
         OwnerLoop.of(t).step();
         ScheduledFuture<?> f = t.schedule(() -> { }, 5, TimeUnit.MILLISECONDS);
 
-        assertEquals(WheelTimer.AWAKE, OwnerLoop.of(t).planPark(), "planned a park past a timer offered before the plan");
+        assertEquals(WheelTimer.AWAKE, OwnerPark.of(t).planPark(),
+                "planned a park past a timer offered before the plan");
 
         OwnerLoop.of(t).step();
-        assertEquals(key(f), OwnerLoop.of(t).planPark());
+        assertEquals(key(f), OwnerPark.of(t).planPark());
     }
 
     @Test
@@ -661,18 +662,18 @@ class WheelTimerManualClockTest {
         ScheduledFuture<?> f = t.schedule(() -> { }, 1, HOURS);
         OwnerLoop.of(t).step();
         long tick = clock.nanoTime() / TICK;
-        assertTrue(OwnerLoop.of(t).planPark() - tick > WheelTimer.REAP_NANOS / TICK);
+        assertTrue(OwnerPark.of(t).planPark() - tick > WheelTimer.REAP_NANOS / TICK);
 
         assertTrue(f.cancel(false));
 
-        assertTrue(OwnerLoop.of(t).isAwake(), "a cancel left the owner in a long park");
+        assertTrue(OwnerPark.of(t).isAwake(), "a cancel left the owner in a long park");
         OwnerLoop.of(t).step();
         assertEquals(0, OwnerLoop.of(t).wheel().size(), "the cancelled timer is still in the wheel");
-        long plan = OwnerLoop.of(t).planPark();
+        long plan = OwnerPark.of(t).planPark();
         assertTrue(plan <= tick + WheelTimer.REAP_NANOS / TICK, "plan " + plan);
         clock.advanceTo(0, plan * TICK);
         OwnerLoop.of(t).step();
-        assertEquals(WheelTimer.NO_EVENT, OwnerLoop.of(t).planPark());
+        assertEquals(WheelTimer.NO_EVENT, OwnerPark.of(t).planPark());
     }
 
     @Test
@@ -682,22 +683,22 @@ class WheelTimerManualClockTest {
         t.schedule(() -> { }, 5, TimeUnit.MILLISECONDS);
         ScheduledFuture<?> f = t.schedule(() -> { }, 1, HOURS);
         OwnerLoop.of(t).step();
-        assertEquals(5, OwnerLoop.of(t).planPark());
+        assertEquals(5, OwnerPark.of(t).planPark());
 
         assertTrue(f.cancel(false));
 
-        assertFalse(OwnerLoop.of(t).isAwake());
+        assertFalse(OwnerPark.of(t).isAwake());
     }
 
     @Test
     void shutdownWakesTheOwner() {
         WheelTimer t = manualTimer(new ManualTimeSource());
         OwnerLoop.of(t).step();
-        assertEquals(WheelTimer.NO_EVENT, OwnerLoop.of(t).planPark());
+        assertEquals(WheelTimer.NO_EVENT, OwnerPark.of(t).planPark());
 
         t.shutdown();
 
-        assertTrue(OwnerLoop.of(t).isAwake());
+        assertTrue(OwnerPark.of(t).isAwake());
     }
 
     // ==========================================================================================================
@@ -895,7 +896,7 @@ class WheelTimerManualClockTest {
         assertTrue(last.cancel(false));
 
         for (int i = 0; i < 5 && !t.isTerminated(); i++) {
-            long plan = OwnerLoop.of(t).planPark();
+            long plan = OwnerPark.of(t).planPark();
             assertNotEquals(WheelTimer.NO_EVENT, plan, "shut down with nothing left, the owner parks for good");
             if (plan != WheelTimer.AWAKE) {
                 long sleep = plan * TICK - clock.nanoTime();

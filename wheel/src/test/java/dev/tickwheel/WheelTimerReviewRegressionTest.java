@@ -229,7 +229,7 @@ class WheelTimerReviewRegressionTest {
             // fails and no revoked resubmit arrives after the drain: the step above exits at once. Should any late
             // command still arrive after a step's drain, planPark must not park on it.
             if (!timer.isTerminated()) {
-                long plan = OwnerLoop.of(timer).planPark();
+                long plan = OwnerPark.of(timer).planPark();
                 assertEquals(WheelTimer.AWAKE, plan, "after shutdown() with nothing left, the owner must not park;"
                         + " it planned " + describePlan(plan));
                 OwnerLoop.of(timer).step();
@@ -257,7 +257,7 @@ class WheelTimerReviewRegressionTest {
         assertFalse(timer.isTerminated(), "precondition: C keeps the owner");
         assertTrue(c.cancel(false));
 
-        long plan = OwnerLoop.of(timer).planPark();
+        long plan = OwnerPark.of(timer).planPark();
         assertTrue(OwnerLoop.of(timer).wheel().isEmpty(), "precondition: planPark reaped C");
         assertEquals(WheelTimer.AWAKE, plan, "after shutdown() the owner must not sleep until the deadline of the "
                 + "timer it just reaped; it planned " + describePlan(plan));
@@ -518,7 +518,7 @@ class WheelTimerReviewRegressionTest {
         OwnerLoop.of(timer).step(); // Q runs; O has run, so nothing is left
 
         assertEquals("ran", q.get(0, TimeUnit.NANOSECONDS));
-        long plan = timer.isTerminated() ? WheelTimer.AWAKE : OwnerLoop.of(timer).planPark();
+        long plan = timer.isTerminated() ? WheelTimer.AWAKE : OwnerPark.of(timer).planPark();
         assertEquals(WheelTimer.AWAKE, plan, "every timer has ended, so the owner must not sleep until O's old "
                 + "deadline; it planned " + describePlan(plan));
         OwnerLoop.of(timer).step();

@@ -97,9 +97,9 @@ class WheelTimerSoakTest {
             for (int k = jitter.nextInt(8); k > 0; k--) {
                 Thread.onSpinWait();
             }
-            long planned = OwnerLoop.of(timer).planPark();
+            long planned = OwnerPark.of(timer).planPark();
             awaitValue(go, 2 * i);
-            if (planned != WheelTimer.AWAKE && !OwnerLoop.of(timer).isAwake()) {
+            if (planned != WheelTimer.AWAKE && !OwnerPark.of(timer).isAwake()) {
                 lost++;
                 if (firstLost < 0) {
                     firstLost = i;
@@ -108,7 +108,7 @@ class WheelTimerSoakTest {
             while (OwnerLoop.of(timer).step()) {
                 // drain; the direct executor runs the task inside step()
             }
-            if (!OwnerLoop.of(timer).isAwake()) {
+            if (!OwnerPark.of(timer).isAwake()) {
                 // A lost trial leaves the plan standing: a schedule sees it and resets it, as a real producer would.
                 timer.schedule(() -> { }, 0, TimeUnit.NANOSECONDS);
                 while (OwnerLoop.of(timer).step()) {

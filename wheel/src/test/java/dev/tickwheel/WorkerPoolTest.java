@@ -405,14 +405,15 @@ class WorkerPoolTest {
         OwnerLoop loop = OwnerLoop.of(timer);
 
         loop.step(); // the watch: an empty queue
-        assertTrue(loop.isAwake(), "a stepping owner is awake: a nudge now finds nothing to wake");
+        assertTrue(loop.ownerPark.isAwake(), "a stepping owner is awake: a nudge now finds nothing to wake");
         ScheduledFuture<?> f = timer.schedule(() -> { }, 0, TimeUnit.MILLISECONDS); // due now: straight to the pool
         assertFalse(pool.queue.isEmpty(), "the task waits in the pool's queue");
         assertEquals(WorkerPool.PARKED, parked.state, "the cap held its wake-up back");
 
-        assertEquals(CommandPort.AWAKE, loop.planPark(), "the owner must not park with nothing due beside the task");
+        assertEquals(CommandPort.AWAKE, loop.ownerPark.planPark(),
+                "the owner must not park with nothing due beside the task");
         loop.step(); // the watch sees the task
-        long plan = loop.planPark();
+        long plan = loop.ownerPark.planPark();
         assertTrue(plan != CommandPort.AWAKE && plan <= 1,
                 "then it parks at most a tick, to look again (the watchdog), not indefinitely: " + plan);
         assertFalse(f.isDone());
@@ -441,7 +442,7 @@ class WorkerPoolTest {
         loop.step(); // the watch's first look at the queued task: a backlog
         assertFalse(timer.termination.ownerDone(), "the owner must not exit while its watchdog is needed");
         assertEquals(WorkerPool.PARKED, parked.state);
-        long plan = loop.planPark();
+        long plan = loop.ownerPark.planPark();
         assertTrue(plan != CommandPort.AWAKE && plan <= 1, "it parks at most a tick, to look again: " + plan);
 
         clock.advance(1, TimeUnit.MILLISECONDS); // past the stall
@@ -512,18 +513,19 @@ class WorkerPoolTest {
         OwnerLoop loop = OwnerLoop.of(soon);
         soon.schedule(() -> { }, 50, TimeUnit.MICROSECONDS);
         loop.step();
-        long plan = loop.planPark();
+        long plan = loop.ownerPark.planPark();
         assertTrue(plan > 0 && plan <= 51, "parks until the timer 50 µs out: " + plan);
         soon.execute(() -> { }); // capped: a nudge
-        assertFalse(loop.isAwake(), "a plan that ends within the stall is left alone: the owner looks by itself");
+        assertFalse(loop.ownerPark.isAwake(),
+                "a plan that ends within the stall is left alone: the owner looks by itself");
         soon.shutdownNow();
 
         WheelTimer idle = capFullManualTimer();
         loop = OwnerLoop.of(idle);
         loop.step();
-        assertEquals(CommandPort.NO_EVENT, loop.planPark(), "nothing due: an indefinite park");
+        assertEquals(CommandPort.NO_EVENT, loop.ownerPark.planPark(), "nothing due: an indefinite park");
         idle.execute(() -> { });
-        assertTrue(loop.isAwake(), "with nothing due, the nudge wakes the owner for its watchdog");
+        assertTrue(loop.ownerPark.isAwake(), "with nothing due, the nudge wakes the owner for its watchdog");
         idle.shutdownNow();
     }
 
