@@ -10,7 +10,7 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * Builds the small timers the stress tests race on: manual drive (no owner thread: the actor that calls
- * {@link WheelTimer#step()} is the owner for that sample), a {@link ManualClock} at 0 with a 1 ms tick (the tests'
+ * {@link OwnerLoop#step()} is the owner for that sample), a {@link ManualClock} at 0 with a 1 ms tick (the tests'
  * delays are whole milliseconds), and a small owner batch so that each jcstress state stays cheap to allocate.
  */
 final class Rigs {

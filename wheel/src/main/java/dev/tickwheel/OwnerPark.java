@@ -38,9 +38,11 @@ import java.util.concurrent.locks.LockSupport;
  *
  * <h2>Layout</h2>
  * Not padded, unlike {@link PoolOwnerSide} and {@link IdleWorkers}: these fields are written once per park plan, per
- * park and per standby step, not per timer, and only by the token's holder; the one other reader, the standby, reads
- * the token just before it CASes it. No producer or worker reads a line here on its own path (the plan producers read
- * is {@link CommandPort}'s), so a neighbour sharing a line costs what it did while these fields sat in the loop.
+ * park and per standby step, not per timer, and only by the token's holder. Other threads read two things here: the
+ * standby reads the token just before it CASes it, and the standby and wakers (any thread that signals the pool,
+ * producers included, through {@code StandbySlot.due}) read the final clock through {@link #nanosUntilTick}. No
+ * producer reads the plan here (the plan producers read is {@link CommandPort}'s). Before the split the same reads hit
+ * the loop's lines, written at every step, so a neighbour sharing a line costs no more than it did then.
  */
 final class OwnerPark implements StandbySlot.Host {
 

@@ -4,9 +4,9 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.LongAdder;
 
 /**
- * The {@link WorkerPool}'s owner's side: what the holder of the owner loop's step token does to the pool. It builds
- * each step's chain of due timers (in batches, then pushed as one chain: {@link #add}, {@link #pushStep}), and, on the
- * owner thread only, it is the pool's watchdog ({@link #watch}): it adds a worker past the pool's awake cap when the
+ * The {@link WorkerPool}'s owner's side: what the holder of the owner's step token ({@link OwnerPark}) does to the
+ * pool. It builds each step's chain of due timers (in batches, then pushed as one chain: {@link #add},
+ * {@link #pushStep}), and, on the owner thread only, it is the pool's watchdog ({@link #watch}): it adds a worker past the pool's awake cap when the
  * queue stalls behind blocked or slow tasks. The workers' side, the producers' push and the pool's lifecycle are
  * {@link WorkerPool}'s.
  *
@@ -14,8 +14,9 @@ import java.util.concurrent.atomic.LongAdder;
  * Only the step token's holder calls it: the owner thread, or a standby worker stepping for it (which builds and
  * pushes a chain but never runs the watchdog). The token's CAS and release store order its plain fields between the
  * two. What it reads of the pool's shared state goes through the pool's accessors, the queue's and, for the
- * watchdog's signal, {@link IdleWorkers#signal()} (their orderings are documented there), and the watchdog reads each started worker's {@code state} (volatile) and {@code thread}
- * (plain, published through the pool's volatile count of started workers).
+ * watchdog's signal, {@link IdleWorkers#signal()} (their orderings are documented there), and the watchdog reads each
+ * started worker's {@code state} (volatile) and {@code thread} (plain, published through the pool's volatile count
+ * of started workers).
  *
  * <h2>Layout</h2>
  * The chain is written once per due timer, so its fields live apart from the pool's shared fields (the spinner flag,

@@ -13,8 +13,9 @@ import java.util.concurrent.locks.LockSupport;
  * <p>The first worker to go idle while none stands by takes this slot instead of the pool's idle stack
  * ({@link #standBy}). It parks until the tick published by whoever steps the owner's loop as it plans a park
  * ({@link #readyAt}). At that tick it tries the expiry half of the owner's step ({@link Host#standbyStep}: one CAS on
- * the loop's step token, only while the owner is parked; advance to now, hand off what is due) and then takes the
- * first due timer, with no hand-off wake-up; if the owner stepped first, it is already awake for the owner's push.
+ * the owner's step token ({@link OwnerPark}), only while the owner is parked; advance to now, hand off what is due)
+ * and then takes the first due timer, with no hand-off wake-up; if the owner stepped first, it is already awake for
+ * the owner's push.
  * The costs: the standby's timed wake-up at each due tick (counted in the pool's wake-ups), and an unpark to re-arm
  * it when a plan moves the tick earlier than the one it parked for (also counted); after its step the owner wakes at
  * its backup tick to drain and plan (one wake-up, off the timer's path; sooner only if the next due timer needs it).
@@ -63,7 +64,7 @@ final class StandbySlot {
         }
     }
 
-    /** What a standing-by worker needs from the owner's loop: the timer's clock, and a step of the loop. */
+    /** What a standing-by worker needs from the owner's park ({@link OwnerPark}): the clock, and a step of the loop. */
     interface Host {
         /** @return nanoseconds until the start of {@code tick} by the timer's clock (negative once it began) */
         long nanosUntilTick(long tick);
@@ -75,8 +76,8 @@ final class StandbySlot {
     /** The pool whose workers stand by here. Final. */
     private final WorkerPool pool;
     /**
-     * The owner's loop; null for a pool with no owner thread (manual drive, tests), which then has no standby. Plain:
-     * set once before the timer is published.
+     * The owner's park ({@link OwnerPark}); null for a pool with no owner thread (manual drive, tests), which then has
+     * no standby. Plain: set once before the timer is published.
      */
     Host host;
     /**

@@ -760,14 +760,14 @@ class WheelTimerReviewRegressionTest {
         return false;
     }
 
-    /** Whether the owner thread is parked in its own idle park (WheelTimer.park), not in a task or a hook. */
+    /** Whether the owner thread is parked in its own idle park (OwnerPark.park), not in a task or a hook. */
     private static boolean parkedInOwnerPark(Thread owner) {
         Thread.State state = owner.getState();
         if (state != Thread.State.WAITING && state != Thread.State.TIMED_WAITING) {
             return false;
         }
         for (StackTraceElement frame : owner.getStackTrace()) {
-            if (frame.getClassName().equals(WheelTimer.class.getName()) && frame.getMethodName().equals("park")) {
+            if (frame.getClassName().equals(OwnerPark.class.getName()) && frame.getMethodName().equals("park")) {
                 return true;
             }
         }
