@@ -9,8 +9,8 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * Tickwheel's {@link WheelTimer}: its defaults, or tasks run on the owner thread, or another tick. For experiments
- * with the wheel's layout, {@code -Dtickwheel.bench.levelBits=10,10,...} gives the builder other levels (no suite
- * figure uses it).
+ * with the wheel's layout, {@code -Dtickwheel.bench.levelBits=10,10,...} gives the builder other levels, and
+ * {@code -Dtickwheel.bench.schedulerSliceNanos=N} asks for its scheduler slice (no suite figure uses either).
  */
 public final class TickwheelAdapter implements TimerAdapter {
     private final WheelTimer timer;
@@ -29,6 +29,11 @@ public final class TickwheelAdapter implements TimerAdapter {
         String chunks = System.getProperty("tickwheel.bench.pooledQueueChunks"); // for experiments: the rings' size
         if (chunks != null && !chunks.isBlank()) {
             b.pooledQueueChunks(Integer.parseInt(chunks.trim()));
+        }
+        // For the busy-machine runs: the builder's schedulerSlice (JDK 22+, --enable-native-access=ALL-UNNAMED).
+        String slice = System.getProperty("tickwheel.bench.schedulerSliceNanos");
+        if (slice != null && !slice.isBlank()) {
+            b.schedulerSlice(java.time.Duration.ofNanos(Long.parseLong(slice.trim())));
         }
         if (tasksOnOwner) {
             b.runTasksOnOwnerThread();
