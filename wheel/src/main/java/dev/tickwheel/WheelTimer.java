@@ -666,10 +666,11 @@ public final class WheelTimer extends CommandPort implements ScheduledExecutorSe
          * <p>For machines whose cores are all busy. There a thread that wakes for a due timer waits out the running
          * thread's protected slice (1.4 ms at 2 CPUs, longer on more) unless the kernel owes it time or it asks for
          * a shorter slice than the running thread's; a shorter slice lets the timer's wake-ups preempt at once.
-         * Measured on the README's 2-vCPU machine with two busy processes beside the timer: a 100 µs slice brought
-         * the lateness p99 from 1.97 to 0.22 ms. On a quiet machine a slice that short costs tail (p99.9 1.26
-         * against 0.50 ms); 200 to 300 µs cost nothing measurable there and gain less when busy. The README's
-         * "which tick, which pool" guide has the figures.
+         * Measured on the README's 2-vCPU machine with two busy processes beside the timer, on JDK 25: 100 and
+         * 200 µs brought the lateness p99 from 1.95 to 0.57 and 0.59 ms (the JDK's executor: 0.84). On a quiet
+         * machine JDK 25 showed no cost; on JDK 17 (the same call made from a script) 100 µs cost tail (p99.9 1.26
+         * against 0.50 ms) and 200 to 300 µs nothing measurable. The README's "which tick, which pool" guide has
+         * the figures.
          *
          * <p>It needs JDK 22 or later (the foreign function API, reached by reflection: the library still runs on
          * Java 17), native access enabled for this library ({@code --enable-native-access=dev.tickwheel} on the
