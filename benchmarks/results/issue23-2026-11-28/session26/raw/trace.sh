@@ -1,9 +1,9 @@
 #!/bin/bash
-# usage: trace.sh JAR PEER OUT : FiringLateness child with 2 busy loops beside; perf sched tracepoints for 3 s mid-run
+# usage: [BUSY=2] [JAVA=java] trace.sh JAR PEER OUT : FiringLateness child with BUSY busy loops beside; perf sched tracepoints for 3 s mid-run
 jar=$1; peer=$2; out=$3
 hogs=()
-for i in 1 2; do ( while :; do :; done ) & hogs+=($!); done
-java -Xms1g -Xmx1g -Xmn256m -XX:+AlwaysPreTouch -XX:+UseG1GC -cp $jar dev.tickwheel.bench.FiringLateness --child $peer --seconds 10 --warmup 2 > $out.run 2>&1 &
+for i in $(seq 1 ${BUSY:-2}); do ( while :; do :; done ) & hogs+=($!); done
+${JAVA:-java} -Xms1g -Xmx1g -Xmn256m -XX:+AlwaysPreTouch -XX:+UseG1GC -cp $jar dev.tickwheel.bench.FiringLateness --child $peer --seconds 10 --warmup 2 > $out.run 2>&1 &
 j=$!
 sleep 6
 perf record -q -a -e sched:sched_waking,sched:sched_wakeup,sched:sched_switch,sched:sched_migrate_task -o $out.data -- sleep 3 2>/dev/null
