@@ -68,6 +68,7 @@ final class LatenessScenario extends Scenario {
         }
         double[][][] runs = new double[JUDGED.size()][PERCENTILES.length][s.latenessRounds];
         long[] early = new long[JUDGED.size()];
+        String[][] lateShares = new String[JUDGED.size()][s.latenessRounds];
         List<Process> hogs = BusyNeighbours.start(busy);
         try {
             for (int r = 0; r < s.latenessRounds; r++) {
@@ -86,6 +87,7 @@ final class LatenessScenario extends Scenario {
                     for (int q = 0; q < PERCENTILES.length; q++) {
                         runs[i][q][r] = Double.parseDouble(m.get(PERCENTILES[q]));
                     }
+                    lateShares[i][r] = m.get("over300usPct") + " / " + m.get("over1msPct");
                 }
             }
         } finally {
@@ -115,6 +117,13 @@ final class LatenessScenario extends Scenario {
                     .put(JUDGED.get(i), early[i]);
         }
         results.note("lateness, " + where + ", each run (ms, interleaved): " + each);
+        StringBuilder shares = new StringBuilder();
+        for (int i = 0; i < JUDGED.size(); i++) {
+            shares.append(i == 0 ? "" : "; ").append(JUDGED.get(i).label()).append(' ')
+                    .append(String.join(", ", lateShares[i]));
+        }
+        // The p99 lands where the share of late probes crosses 1%, so a small change in that share moves it a lot.
+        results.note("lateness, " + where + ", share of probes later than 0.3 ms / 1 ms in each run (%): " + shares);
     }
 
     private static void put(Results results, Metric metric, String label, Peer peer, String value) {
