@@ -95,7 +95,10 @@ final class SchedulerSlice {
      *         given factory sees, so its {@code toString()} still names it
      */
     ThreadFactory around(ThreadFactory factory) {
-        return r -> factory.newThread(new Applying(this, r));
+        return r -> factory.newThread(TimerThreads.role(r.toString(), () -> {
+            applyToCurrentThread(); // a refusal leaves the kernel's default slice: the thread runs regardless
+            r.run();
+        }));
     }
 
     /**
@@ -149,28 +152,6 @@ final class SchedulerSlice {
                     + ") refused sched_setattr with a " + nanos + " ns slice: it needs Linux 6.12 or later");
         }
         return s;
-    }
-
-    /** A role's Runnable, run after the slice is applied; its toString is the role's. */
-    private static final class Applying implements Runnable {
-        private final SchedulerSlice slice;
-        private final Runnable role;
-
-        Applying(SchedulerSlice slice, Runnable role) {
-            this.slice = slice;
-            this.role = role;
-        }
-
-        @Override
-        public void run() {
-            slice.applyToCurrentThread(); // a refusal leaves the kernel's default slice: the thread runs regardless
-            role.run();
-        }
-
-        @Override
-        public String toString() {
-            return role.toString();
-        }
     }
 
     /**

@@ -46,6 +46,15 @@ final class TimerThreads {
         };
     }
 
+    /**
+     * @return a Runnable that runs {@code body} and names the role {@code role} in its {@link #toString()}, as the
+     *         owner's and the workers' do (the scheduler slice wraps a role in one, so the user's factory still sees
+     *         the role's name)
+     */
+    static Runnable role(String role, Runnable body) {
+        return new Role(role, body);
+    }
+
     /** Asks the factory for a thread; one that throws, returns null or returns a started thread is named. */
     private static Thread checked(ThreadFactory factory, Role r, String which) {
         Thread t;
