@@ -179,7 +179,9 @@ final class StandbySlot {
                     w.servedTick = r;
                     if (leave(w)) {
                         pool.countWakeup(); // its timed wake-up: one per due tick it stood by for
-                        host.standbyStep();
+                        if (host.standbyStep()) {
+                            w.spinSkip = WorkerPool.SPIN_SKIP_STEPPED; // see WorkerPool.take
+                        }
                     }
                     return true;
                 }
