@@ -179,9 +179,7 @@ final class StandbySlot {
                     w.servedTick = r;
                     if (leave(w)) {
                         pool.countWakeup(); // its timed wake-up: one per due tick it stood by for
-                        if (host.standbyStep()) {
-                            w.spinSkip = WorkerPool.SPIN_SKIP_STEPPED; // see WorkerPool.take
-                        }
+                        host.standbyStep();
                     }
                     return true;
                 }

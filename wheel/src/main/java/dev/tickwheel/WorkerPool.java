@@ -65,19 +65,11 @@ final class WorkerPool extends TaskDispatch {
     /** Exited (shutdown, or an Error escaped its loop): never woken. */
     static final int EXITED = 3;
 
-    /** {@code Worker.spinSkip}: the next idle spin runs as usual. */
-    static final int SPIN_SKIP_NONE = 0;
-    /** {@code Worker.spinSkip}: the worker has just stepped the owner's loop as the standby. */
-    static final int SPIN_SKIP_STEPPED = 1;
-    /** {@code Worker.spinSkip}: after that step it took one timer and saw nothing more queued or held. */
-    static final int SPIN_SKIP_TOOK_LONE = 2;
-
     /** The pool whose worker the current thread is (set by each worker for its own thread), else null. */
     private static final ThreadLocal<WorkerPool> CURRENT = new ThreadLocal<>();
 
     private static final VarHandle STARTING;
     private static final VarHandle TASK_SEQ;
-    private static final VarHandle SPINS_SKIPPED;
     private static final VarHandle ENDED;
 
     static {
@@ -85,7 +77,6 @@ final class WorkerPool extends TaskDispatch {
             MethodHandles.Lookup lookup = MethodHandles.lookup();
             STARTING = lookup.findVarHandle(WorkerPool.class, "starting", int.class);
             TASK_SEQ = lookup.findVarHandle(WorkerFields.class, "taskSeq", int.class);
-            SPINS_SKIPPED = lookup.findVarHandle(WorkerFields.class, "spinsSkipped", long.class);
             ENDED = lookup.findVarHandle(WorkerFields.class, "ended", long.class);
         } catch (ReflectiveOperationException e) {
             throw new ExceptionInInitializerError(e);
@@ -192,18 +183,6 @@ final class WorkerPool extends TaskDispatch {
          * tick twice, but waits for the next plan.
          */
         long servedTick = StandbySlot.NO_READY;
-        /**
-         * Whether this worker's next idle spin is skipped, and why ({@link #SPIN_SKIP_NONE}, {@link #SPIN_SKIP_STEPPED},
-         * {@link #SPIN_SKIP_TOOK_LONE}): after a step it ran as the standby, when it then took at most one timer and
-         * nothing more was queued or held, it goes back to the slot without spinning (see {@link WorkerPool#take}).
-         * Its own, plain.
-         */
-        int spinSkip;
-        /**
-         * Idle spins this worker skipped after a lone standby fire (tests). Written by the worker only, with opaque
-         * stores of its plain value + 1 (one writer, no ordering needed); read by tests (opaque).
-         */
-        long spinsSkipped;
         /**
          * One-shot timers this worker ran to their end, counted here instead of in the timer's shared adder (see
          * {@code CommandPort.onEndedInPool}). Written by the worker only (a release store after the run: the end it
@@ -482,8 +461,7 @@ final class WorkerPool extends TaskDispatch {
                 n = held.steal(w);
             }
             if (n != null) {
-                boolean more = recruit(w);
-                w.spinSkip = w.spinSkip == SPIN_SKIP_STEPPED && !more ? SPIN_SKIP_TOOK_LONE : SPIN_SKIP_NONE;
+                recruit(w);
                 return (ScheduledTimer<?>) n;
             }
             if (shutdown && queue.isEmpty()) {
@@ -496,16 +474,7 @@ final class WorkerPool extends TaskDispatch {
                 }
                 continue;
             }
-            // No spin right after a lone fire as the standby: nothing followed that timer, and the next due one is
-            // the slot's, so the worker goes back to it at once. A spin there only adds CPU to each isolated fire's
-            // wake-up, and on a busy machine that CPU decides how often the next wake-up waits for a core (session
-            // 28: two busy loops beside, 14 alternated runs, no idle spin 0.17 points fewer probes later than 1 ms).
-            boolean skip = w.spinSkip != SPIN_SKIP_NONE;
-            w.spinSkip = SPIN_SKIP_NONE;
-            if (skip) {
-                SPINS_SKIPPED.setOpaque(w, w.spinsSkipped + 1);
-            }
-            if ((!skip && idleWorkers.spin()) || shutdown) {
+            if (idleWorkers.spin() || shutdown) {
                 continue;
             }
             // One more look at the holders after a spin that saw nothing: the spinner watched the queue only, and a
@@ -525,26 +494,11 @@ final class WorkerPool extends TaskDispatch {
      * After a take that leaves work behind (in the batch this worker holds, or queued): wake one more worker, within
      * the cap, to steal or take it; if the cap held it back, the owner's watchdog looks instead, in case the awake
      * workers (this one included) block in their tasks.
-     *
-     * @return whether work was left behind
      */
-    private boolean recruit(Worker w) {
-        boolean more = w.left > 0 || !queue.isEmpty();
-        if (more && !idleWorkers.signal(idleWorkers.awakeCap)) {
+    private void recruit(Worker w) {
+        if ((w.left > 0 || !queue.isEmpty()) && !idleWorkers.signal(idleWorkers.awakeCap)) {
             nudgeOwner();
         }
-        return more;
-    }
-
-    /** @return idle spins the workers skipped after a lone standby fire, summed (tests; see {@link #take}) */
-    long spinsSkipped() {
-        long sum = 0;
-        for (Worker w : workers) {
-            if (w != null) {
-                sum += (long) SPINS_SKIPPED.getOpaque(w);
-            }
-        }
-        return sum;
     }
 
     /** @return whether a worker stands by, or the spinner will (tests) */

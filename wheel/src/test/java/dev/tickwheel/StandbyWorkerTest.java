@@ -50,32 +50,6 @@ class StandbyWorkerTest {
         }
     }
 
-    /**
-     * After a lone fire as the standby (its step, then that one timer and nothing more queued), the worker goes back
-     * to the slot without an idle spin: each standby step is followed by exactly one skipped spin. Without the skip
-     * the count stays 0.
-     */
-    @Test
-    void aLoneStandbyFireSkipsTheIdleSpin() throws Exception {
-        WheelTimer timer = WheelTimer.create();
-        try {
-            timer.schedule(() -> { }, 0, TimeUnit.MILLISECONDS).get(30, TimeUnit.SECONDS);
-            for (int i = 0; i < 20; i++) {
-                timer.schedule(() -> { }, 2, TimeUnit.MILLISECONDS).get(30, TimeUnit.SECONDS);
-            }
-            OwnerPark park = OwnerPark.of(timer);
-            WorkerPool pool = timer.pool();
-            assertTrue(park.standbySteps() >= 1, "standby steps: " + park.standbySteps());
-            // The worker reaches its spin point just after the future completes: wait for it (bounded), then compare.
-            awaitCondition("a skipped spin for each standby step",
-                    () -> pool.spinsSkipped() == park.standbySteps() && pool.standsBy());
-            assertEquals(park.standbySteps(), pool.spinsSkipped());
-        } finally {
-            timer.shutdown();
-            assertTrue(timer.awaitTermination(30, TimeUnit.SECONDS));
-        }
-    }
-
     /** A throwable in a step run by the standby fails the owner's loop, as one in the owner's own step does. */
     @Test
     void aThrowableInTheStandbysStepFailsTheOwnersLoop() throws Exception {
