@@ -15,7 +15,7 @@ import org.openjdk.jcstress.infra.results.IIII_Result;
 /**
  * Race 27: the step token. The owner parked with a plan (tick 5, where one timer is due) and both threads that park
  * until that tick wake at once: the owner ({@link OwnerPark#ownerWakeStep}: withdraw its plan, take the token, step,
- * give it back) and the worker standing by ({@link OwnerPark#standbyStep}: only while the owner is parked, one CAS
+ * give it back) and the worker standing by ({@link OwnerPark#standbyStep}: only while the token is free, one CAS
  * on the token, then the same step). The token keeps the two steps apart, so the wheel, the due buffer and the
  * command queues' consumer side pass from one thread to the other whole: the timer is handed off exactly once and
  * the wheel ends empty and consistent, whoever stepped.
@@ -28,9 +28,10 @@ import org.openjdk.jcstress.infra.results.IIII_Result;
 @JCStressTest
 @Description("The owner's step vs a standby worker's step at the same due tick: one hand-off, a consistent wheel")
 @Outcome(id = "1, 0, 0, 1", expect = ACCEPTABLE,
-        desc = "the owner stepped and handed the timer off; the standby found the owner awake or the token taken")
+        desc = "the owner stepped and handed the timer off; the standby found the token taken")
 @Outcome(id = "1, 1, 0, 1", expect = ACCEPTABLE,
-        desc = "the standby stepped first and handed the timer off; the owner's step then found nothing due")
+        desc = "one step handed the timer off and the other found nothing due; the standby stepped, first or after the "
+                + "owner (which may already have been woken, not yet holding the token)")
 @Outcome(id = "2, ., ., .", expect = FORBIDDEN, desc = "the timer was handed off twice")
 @Outcome(id = "0, ., ., .", expect = FORBIDDEN, desc = "the timer was lost: neither step handed it off")
 @Outcome(expect = FORBIDDEN, desc = "the wheel was left inconsistent (a size off, a timer still linked, time not advanced)")

@@ -29,7 +29,8 @@ import java.util.concurrent.locks.LockSupport;
  * does, and whichever of the two runs first steps the loop. If it is the worker, it takes the first due timer itself,
  * so a timer that fires while the pool is idle waits for one thread's wake-up, not two in turn (the owner's, then a
  * worker's). The owner holds {@link #stepping} from its wake-up to its next park and releases it just before it parks;
- * the standby only tries it (one CAS) while the owner is parked with a plan and the timer is running, and only for the
+ * the standby only tries it (one CAS) while the timer is running and the token is free (the owner parked, or woken and
+ * not yet running: a woken owner still waiting for a core must not hold up a due timer), and only for the
  * expiry half of a step (advance to now, hand off what is due): the drains, the park plan and the shutdown,
  * shutdownNow and failure paths stay the owner's. The owner then wakes at its backup, past the tick, unless the
  * standby wakes it sooner because the next due timer needs it; its published plan is that backup tick, so a producer
@@ -273,8 +274,8 @@ final class OwnerPark implements StandbySlot.Host {
 
     /**
      * A worker standing by for the next due timer, at its tick: the expiry half of a step (advance to now, hand off
-     * what is due, publish the next due tick), if the owner is parked with a plan, the timer is running, and nobody
-     * holds the token; then it wakes the owner only if the next due timer comes before the end of the owner's timed
+     * what is due, publish the next due tick), if the timer is running and nobody holds the token (the owner is parked,
+     * or woken and not yet stepping); then it wakes the owner only if the next due timer comes before the end of the owner's timed
      * park (its backup tick, when it parked behind a standby) and no worker stands by for it, or this step left due
      * timers behind: otherwise the owner drains the commands and plans again when its park ends, off this timer's
      * path. Never the shutdown, shutdownNow or failure paths: those stay the owner's. A throwable that escapes the
@@ -284,8 +285,12 @@ final class OwnerPark implements StandbySlot.Host {
      */
     @Override
     public boolean standbyStep() {
-        long seen = port.plan();
-        if (seen == CommandPort.AWAKE || seen == CommandPort.UNSTARTED || port.runState() != CommandPort.ACTIVE
+        // Not refused because the owner has been woken (AWAKE): woken is not running. A producer's wake-up or the
+        // owner's own timed one marks it AWAKE at once, and on a busy machine the owner may then wait a whole slice of
+        // another process for a core, its token still free. Refusing then left the due timer to that late owner:
+        // session 28's scheduler trace found the standby's own wake-ups on time more often than the JDK worker's, and
+        // the late fires behind the owner's late ones. The token alone keeps the two steps apart.
+        if (port.plan() == CommandPort.UNSTARTED || port.runState() != CommandPort.ACTIVE
                 || stepping != 0 || !STEPPING.compareAndSet(this, 0, 1)) {
             return false;
         }
@@ -386,7 +391,7 @@ final class OwnerPark implements StandbySlot.Host {
      * token keeps apart. Never called by the library.
      */
     boolean standbyStepWithoutToken() {
-        if (port.isAwake() || port.runState() != CommandPort.ACTIVE) {
+        if (port.runState() != CommandPort.ACTIVE) {
             return false;
         }
         return stepAsStandby();

@@ -260,6 +260,33 @@ class StandbyWorkerTest {
         timer.shutdownNow();
     }
 
+    /**
+     * An owner that has been woken but has not taken the token yet (on a busy machine it may wait a whole slice of
+     * another process for a core) does not hold up the due timer: the standby still steps for it, and hands it off
+     * once. The owner's own step then finds nothing due. Before session 28 the standby deferred to any woken owner.
+     */
+    @Test
+    void theStandbyStepsWhileAWokenOwnerHasNotTakenTheToken() {
+        ManualTimeSource clock = new ManualTimeSource();
+        WheelTimer timer = standingByRig(clock);
+        OwnerLoop loop = OwnerLoop.of(timer);
+        timer.schedule(() -> { }, 2_000, TimeUnit.MICROSECONDS);
+        loop.step();
+        assertEquals(2_000, loop.ownerPark.planPark());
+        timer.schedule(() -> { }, 1_000_000, TimeUnit.MICROSECONDS);
+        timer.schedule(() -> { }, 30, TimeUnit.MICROSECONDS); // due before the plan: its producer wakes the owner
+        assertTrue(timer.isAwake(), "woken by the producer, not yet stepping");
+
+        clock.advance(2_000, TimeUnit.MICROSECONDS);
+        assertTrue(loop.ownerPark.standbyStep(), "the token is free: the standby steps although the owner was woken");
+        assertEquals(1, timer.metrics().fired(), "the timer due at 2,000 µs, handed off by the standby's step");
+        assertTrue(timer.isAwake(), "still woken: the standby does not re-plan for the owner");
+        assertFalse(loop.ownerPark.ownerWakeStep(), "the owner's step follows, with nothing left over");
+        assertEquals(2, timer.metrics().fired(), "the owner drained and handed off the 30 µs timer; nothing fired twice");
+        assertEquals(1, loop.wheel().size(), "only the timer a second out is left");
+        timer.shutdownNow();
+    }
+
     /** A standby's step still wakes the owner when it leaves due timers behind (more due than one step takes). */
     @Test
     void theStandbyWakesTheOwnerWhenItsStepLeavesDueTimersBehind() {
