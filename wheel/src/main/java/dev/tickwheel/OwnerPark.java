@@ -275,11 +275,11 @@ final class OwnerPark implements StandbySlot.Host {
     /**
      * A worker standing by for the next due timer, at its tick: the expiry half of a step (advance to now, hand off
      * what is due, publish the next due tick), if the timer is running and nobody holds the token (the owner is parked,
-     * or woken and not yet stepping); then it wakes the owner only if the next due timer comes before the end of the owner's timed
-     * park (its backup tick, when it parked behind a standby) and no worker stands by for it, or this step left due
-     * timers behind: otherwise the owner drains the commands and plans again when its park ends, off this timer's
-     * path. Never the shutdown, shutdownNow or failure paths: those stay the owner's. A throwable that escapes the
-     * step is handed to the owner, whose loop then fails with it.
+     * or woken and not yet stepping); then it wakes the owner only if the next due timer comes before the end of the
+     * owner's timed park (its backup tick, when it parked behind a standby) and no worker stands by for it, or this
+     * step left due timers behind: otherwise the owner drains the commands and plans again when its park ends, off
+     * this timer's path. Never the shutdown, shutdownNow or failure paths: those stay the owner's. A throwable that
+     * escapes the step is handed to the owner, whose loop then fails with it.
      *
      * @return whether this thread stepped the loop
      */

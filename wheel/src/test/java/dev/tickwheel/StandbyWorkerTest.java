@@ -282,7 +282,8 @@ class StandbyWorkerTest {
         assertEquals(1, timer.metrics().fired(), "the timer due at 2,000 µs, handed off by the standby's step");
         assertTrue(timer.isAwake(), "still woken: the standby does not re-plan for the owner");
         assertFalse(loop.ownerPark.ownerWakeStep(), "the owner's step follows, with nothing left over");
-        assertEquals(2, timer.metrics().fired(), "the owner drained and handed off the 30 µs timer; nothing fired twice");
+        assertEquals(2, timer.metrics().fired(),
+                "the owner drained and handed off the 30 µs timer; nothing fired twice");
         assertEquals(1, loop.wheel().size(), "only the timer a second out is left");
         timer.shutdownNow();
     }
