@@ -14,8 +14,8 @@ import java.util.concurrent.locks.LockSupport;
  * ({@link #standBy}). It parks until the tick published by whoever steps the owner's loop as it plans a park
  * ({@link #readyAt}). At that tick it tries the expiry half of the owner's step ({@link Host#standbyStep}: one CAS on
  * the owner's step token ({@link OwnerPark}), only while the owner does not hold it; advance to now, hand off what is
- * due) and then takes the first due timer, with no hand-off wake-up; if the owner stepped first, it is already awake for
- * the owner's push.
+ * due) and then takes the first due timer, with no hand-off wake-up; if the owner stepped first, it is already awake
+ * for the owner's push.
  * The costs: the standby's timed wake-up at each due tick (counted in the pool's wake-ups), and an unpark to re-arm
  * it when a plan moves the tick earlier than the one it parked for (also counted); after its step the owner wakes at
  * its backup tick to drain and plan (one wake-up, off the timer's path; sooner only if the next due timer needs it).
