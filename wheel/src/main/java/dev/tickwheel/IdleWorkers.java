@@ -96,8 +96,10 @@ final class IdleWorkers extends IdleWorkersFields {
 
     /**
      * After a push (by a producer) or a take that left work queued (by a worker): unless a worker is spinning, or
-     * {@code cap} workers are awake already, wake a parked one; if none is parked and the pool is not full, start
-     * one (every started worker is busy).
+     * {@code cap} workers are awake already, wake a parked one (from the idle stack, else the standby); if none is
+     * parked and the pool is not full, start one (every started worker is busy). Once the standby's tick has come
+     * ({@link StandbySlot#due}), a new worker is started before the standby is taken: the standby is then waiting for
+     * a CPU.
      *
      * @return whether a worker is spinning, was woken or was started by this call (false: the cap held it back, the
      *         pool is full and every worker awake, another thread was starting a worker, or the start failed; the
@@ -110,7 +112,27 @@ final class IdleWorkers extends IdleWorkersFields {
         if (cap != Integer.MAX_VALUE && awake >= cap) {
             return false;
         }
-        if ((standbySlot.due() && standbySlot.wake()) || wakeOne() || standbySlot.wake()) {
+        if (standbySlot.due()) {
+            // The standby's tick has come and it is still in the slot: a standby that runs leaves the slot at its
+            // tick, so its timed wake-up is waiting for a CPU (behind a busy process, a JIT compile, a collector).
+            // A parked worker, or a new one, is woken instead: its wake-up can take a CPU that is free now (often
+            // this thread's, as the owner parks after its push), where the standby's waits behind whatever holds
+            // its own. The standby stays in the slot and steps, or finds nothing due, when it gets its CPU. Only if
+            // no other worker can be had is the standby taken out for the work.
+            if (wakeOne()) {
+                pool.countWakeup();
+                return true;
+            }
+            if (pool.startedWorkers() < workers.length && pool.tryStartWorker()) {
+                return true;
+            }
+            if (standbySlot.wake()) {
+                pool.countWakeup();
+                return true;
+            }
+            return false;
+        }
+        if (wakeOne() || standbySlot.wake()) {
             pool.countWakeup(); // counted here only: not a parker waking itself, nor shutdown's wake-all
             return true;
         }
@@ -293,6 +315,18 @@ final class IdleWorkers extends IdleWorkersFields {
     int awakeWorkers() {
         return awake;
     }
+
+    /**
+     * jcstress only ({@code BrokenHandOffVsStalledStandby}): {@link #signal()} as it was before session 29, taking a
+     * standby whose tick has come before the idle stack, to show the outcome its test forbids. Never called by the
+     * library.
+     */
+    boolean signalTakingADueStandbyFirst() {
+        if (spinning != 0) {
+            return true;
+        }
+        return (standbySlot.due() && standbySlot.wake()) || wakeOne() || standbySlot.wake();
+    }
 }
 
 /** The idle workers' fields, between the two paddings. */
@@ -308,7 +342,10 @@ abstract class IdleWorkersFields extends IdleWorkersPad {
      * and its push's CAS came after.
      */
     final WorkerPool.Worker[] workers;
-    /** The pool's standby, which a waker takes instead of a parked worker once its tick has come. Final. */
+    /**
+     * The pool's standby, which a waker takes when no worker is parked; once its tick has come (it is then waiting for
+     * a CPU), only when no worker is parked and none can be started. Final.
+     */
     final StandbySlot standbySlot;
     /**
      * Awake workers the pool grows to by itself for the owner's batches and a worker's recruiting: max(1, CPUs - 1),

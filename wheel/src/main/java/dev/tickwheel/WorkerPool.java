@@ -37,8 +37,9 @@ import java.util.function.Consumer;
  * <h2>One worker stands by for the next due timer</h2>
  * The first worker to go idle while none stands by parks in the {@link StandbySlot} instead of on the idle stack,
  * until the tick of the owner's next due timer, and steps the owner's loop itself at that tick: a timer that fires
- * while the pool is idle waits for one thread's wake-up, not two in turn. A waker pops the idle stack first, unless
- * the standby's tick has come, then takes the standby. The slot's handshakes and costs are in its class comment.
+ * while the pool is idle waits for one thread's wake-up, not two in turn. A waker pops the idle stack first, then
+ * takes the standby; once the standby's tick has come (it is then waiting for a CPU), it starts a new worker, if the
+ * pool has room, before it takes the standby. The slot's handshakes and costs are in its class comment.
  *
  * <h2>Costs (the README's cost model counts them)</h2>
  * A hand-off of k due timers by the owner: what its side costs ({@link PoolOwnerSide}: k plain reference stores, one

@@ -340,4 +340,83 @@ class StandbyWorkerTest {
         assertEquals(reapTicks, timer.plan(), "no backup past a tick no worker stands by for");
         timer.shutdownNow();
     }
+
+    /**
+     * A waker takes the standby out of its slot only when no other worker can be had, once the standby's tick has
+     * come: a standby still in its slot after its tick is waiting for a CPU, so a parked worker is woken, or a new one
+     * started, in its place. Before its tick the order is unchanged: the idle stack, then the standby.
+     */
+    @Test
+    void aWakerLeavesAStandbyWhoseTickHasComeAndWakesAParkedWorkerFirst() {
+        long[] now = {0};
+        WorkerPool pool = slotRig(2, now, r -> {
+            throw new AssertionError("the pool is full: nothing is started");
+        });
+        WorkerPool.Worker standby = pool.detachedWorker();
+        WorkerPool.Worker parked = pool.detachedWorker();
+        standBy(pool, standby, 10);
+        pool.idleWorkers.pushIdle(parked);
+
+        now[0] = 10_000; // the standby's tick: it would leave the slot now, if it had a CPU
+        assertTrue(pool.standbySlot.due());
+        assertTrue(pool.idleWorkers.signal());
+        assertEquals(WorkerPool.ACTIVE, parked.state, "the parked worker is woken");
+        assertEquals(WorkerPool.STANDBY, standby.state, "the standby stays in its slot, to step when it runs");
+        assertSame(standby, pool.standbySlot.worker());
+
+        assertTrue(pool.idleWorkers.signal(), "no worker parked and the pool full: the standby is taken after all");
+        assertEquals(WorkerPool.ACTIVE, standby.state);
+        assertFalse(pool.standbySlot.occupied());
+    }
+
+    /** Once the standby's tick has come, a pool with room starts a worker rather than take the standby; not before. */
+    @Test
+    void aWakerStartsAWorkerRatherThanTakeAStandbyWhoseTickHasCome() {
+        long[] now = {0};
+        AtomicInteger made = new AtomicInteger();
+        WorkerPool pool = slotRig(2, now, r -> {
+            made.incrementAndGet();
+            return new Thread(() -> { }); // stands for the new worker: it is started, and awake, as far as the pool knows
+        });
+        WorkerPool.Worker standby = pool.detachedWorker();
+        standBy(pool, standby, 10);
+
+        now[0] = 9_000; // before the tick: the standby is taken, as it is the one parked worker
+        assertFalse(pool.standbySlot.due());
+        assertTrue(pool.idleWorkers.signal());
+        assertEquals(WorkerPool.ACTIVE, standby.state);
+        assertEquals(0, made.get(), "a parked worker (the standby) was there: nothing is started");
+
+        standBy(pool, standby, 20);
+        now[0] = 20_000;
+        assertTrue(pool.standbySlot.due());
+        assertTrue(pool.idleWorkers.signal());
+        assertEquals(1, made.get(), "one worker is started");
+        assertEquals(2, pool.startedWorkers());
+        assertEquals(WorkerPool.STANDBY, standby.state, "the standby stays in its slot");
+    }
+
+    /** A pool of {@code size} with no owner loop: its standby's host reads ticks of 1 µs from {@code now[0]} (ns). */
+    private static WorkerPool slotRig(int size, long[] now, java.util.concurrent.ThreadFactory factory) {
+        WorkerPool pool = new WorkerPool(size, factory);
+        pool.standbySlot.host = new StandbySlot.Host() {
+            @Override
+            public long nanosUntilTick(long tick) {
+                return tick * 1_000 - now[0];
+            }
+
+            @Override
+            public boolean standbyStep() {
+                throw new AssertionError("the standby does not step in this test");
+            }
+        };
+        return pool;
+    }
+
+    /** The standby's steps before its park for {@code tick}: the tick published, the slot taken, the tick armed. */
+    private static void standBy(WorkerPool pool, WorkerPool.Worker w, long tick) {
+        assertTrue(pool.standbySlot.readyAt(tick, true));
+        assertTrue(pool.standbySlot.take(w));
+        assertEquals(tick, pool.standbySlot.arm(w));
+    }
 }
