@@ -36,25 +36,19 @@ import org.openjdk.jcstress.infra.results.IIII_Result;
 public class HandOffVsStalledStandby {
 
     private final StandbyRigs.StalledStandby rig = new StandbyRigs.StalledStandby();
-    private final ScheduledTimer<?> timer = Rigs.handedOff();
-    private boolean left;
 
     @Actor
     public void producer() {
-        rig.pool.queue.push(timer);
-        rig.pool.idleWorkers.signal();
+        rig.pushAndSignal(false);
     }
 
     @Actor
     public void standby() {
-        left = rig.pool.standbySlot.leave(rig.standby);
+        rig.leaveAtTick();
     }
 
     @Arbiter
     public void after(IIII_Result r) {
-        r.r1 = left ? 1 : 0;
-        r.r2 = rig.parked.state;
-        r.r3 = rig.standby.state;
-        r.r4 = rig.pool.idleWorkers.awakeWorkers();
+        rig.record(r);
     }
 }

@@ -1,5 +1,7 @@
 package dev.tickwheel;
 
+import org.openjdk.jcstress.infra.results.IIII_Result;
+
 /**
  * Rigs for the standby's jcstress tests: a one-worker pool with a standby host whose clock never reaches a tick, and
  * a pool whose standby's tick has come while it is still in its slot.
@@ -35,7 +37,10 @@ final class StandbyRigs {
         final WorkerPool pool;
         final WorkerPool.Worker standby;
         final WorkerPool.Worker parked;
+        private final ScheduledTimer<?> timer = Rigs.handedOff();
         private boolean tickCame;
+        /** Written by the standby's actor, read by the arbiter. */
+        private boolean left;
 
         StalledStandby() {
             pool = new WorkerPool(2, r -> {
@@ -60,6 +65,32 @@ final class StandbyRigs {
             }
             pool.idleWorkers.pushIdle(parked);
             tickCame = true; // published to the actors with the state, as jcstress publishes every state
+        }
+
+        /** The producer's actor: a push, then the signal ({@code oldRule}: as before session 29, the broken twin's). */
+        void pushAndSignal(boolean oldRule) {
+            pool.queue.push(timer);
+            if (oldRule) {
+                pool.idleWorkers.signalTakingADueStandbyFirst();
+            } else {
+                pool.idleWorkers.signal();
+            }
+        }
+
+        /** The standby's actor: given its CPU at last, it leaves the slot at its tick, as its timed wake-up does. */
+        void leaveAtTick() {
+            left = pool.standbySlot.leave(standby);
+        }
+
+        /**
+         * The arbiter: whether the standby left by itself (1), the parked worker's state, the standby's state, the
+         * awake count.
+         */
+        void record(IIII_Result r) {
+            r.r1 = left ? 1 : 0;
+            r.r2 = parked.state;
+            r.r3 = standby.state;
+            r.r4 = pool.idleWorkers.awakeWorkers();
         }
     }
 }
