@@ -292,7 +292,7 @@ final class StandbySlot {
      * tick (after a spin of at most {@link #LEAD_NANOS} from its timed wake-up), so one still here is waiting for a
      * CPU: a waker then wakes a parked worker, or starts one, before it takes the standby ({@code IdleWorkers.signal}).
      * Measured (session 29): with the standby taken first, the owner's hand-offs at its backup tick waited behind that
-     * same standby's wake-up, 1-3.5 ms on a quiet 2-core machine while the JIT compiled.
+     * same standby's wake-up, for 1-3.5 ms, on a 2-core machine with nothing else running but the JVM's own threads.
      */
     boolean due() {
         long r = armedTick;

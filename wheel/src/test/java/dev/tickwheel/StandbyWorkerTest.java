@@ -376,7 +376,8 @@ class StandbyWorkerTest {
         AtomicInteger made = new AtomicInteger();
         WorkerPool pool = slotRig(2, now, r -> {
             made.incrementAndGet();
-            return new Thread(() -> { }); // stands for the new worker: it is started, and awake, as far as the pool knows
+            // stands for the new worker: it is started, and awake, as far as the pool knows
+            return new Thread(() -> { });
         });
         WorkerPool.Worker standby = pool.detachedWorker();
         standBy(pool, standby, 10);
