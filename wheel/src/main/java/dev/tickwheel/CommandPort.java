@@ -408,7 +408,7 @@ abstract class CommandPort extends AbstractExecutorService {
         if (runState != ACTIVE) {
             Throwable f = termination.failure(); // stored before STOP by a failing owner: it ends failed, not cancelled
             if (f != null) {
-                t.fail(new IllegalStateException("the WheelTimer owner thread failed", f));
+                t.fail(Termination.ownerFailed(f));
             } else if (t.revoke()) {
                 periodics.remove(t);
                 offerRevocation(t);

@@ -96,7 +96,7 @@ final class OwnerLoop {
             if (e instanceof Error) {
                 throw (Error) e;
             }
-            throw new IllegalStateException("the WheelTimer owner thread failed", e);
+            throw Termination.ownerFailed(e);
         }
     }
 
@@ -442,7 +442,7 @@ final class OwnerLoop {
     void fail(Throwable e) {
         port.termination.fail(e);
         port.advanceRunState(CommandPort.STOP);
-        IllegalStateException cause = new IllegalStateException("the WheelTimer owner thread failed", e);
+        IllegalStateException cause = Termination.ownerFailed(e);
         try {
             for (ScheduledTimer<?> t; (t = port.starts.poll()) != null; ) {
                 failUnlessHandedOff(t, cause); // poll, not drain: see stopNow

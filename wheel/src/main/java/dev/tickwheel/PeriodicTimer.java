@@ -194,7 +194,7 @@ final class PeriodicTimer extends ScheduledTimer<Void> {
             // StackOverflowError) would leave the timer COMPLETING for good: never ended, get() parked forever.
             // Thrown out of here instead, it reaches run()'s catch, which ends the timer FAILED with it.
             Throwable outcome = failure != null ? failure
-                    : new IllegalStateException("the WheelTimer owner thread failed", ownerFailure);
+                    : Termination.ownerFailed(ownerFailure);
             if (casPhase(RUNNING, COMPLETING)) {
                 runner = null;
                 setOutcome(outcome);

@@ -78,6 +78,14 @@ final class Termination {
         failure = e;
     }
 
+    /**
+     * @return the cause every timer that the owner's failure ends fails with: an {@link IllegalStateException} whose
+     *         cause is the owner's failure {@code e}
+     */
+    static IllegalStateException ownerFailed(Throwable e) {
+        return new IllegalStateException("the WheelTimer owner thread failed", e);
+    }
+
     /** Publishes the hand-back list early, so that what was claimed reaches the caller even if collecting fails. */
     void publishHandedBack(List<Runnable> out) {
         handedBack = out;

@@ -250,4 +250,40 @@ class WheelTimerDropInTest {
             timer.shutdownNow();
         }
     }
+
+    /**
+     * The window the test above once lost in CI (session 30): a failing owner stores its failure, then STOP, and only
+     * then fails what the pool has queued (OwnerLoop.fail). A worker released in between took the queued one-shot and
+     * ran it. Here the failure is stored by hand, with the owner still running, so the window stays open: the worker
+     * that comes back from its task must fail the hand-off it takes, not run it.
+     */
+    @Test
+    void aWorkerFailsAHandOffItTakesAfterTheOwnersFailureIsStored() throws Exception {
+        WheelTimer timer = WheelTimer.builder().workerThreads(1).build();
+        CountDownLatch inRun = new CountDownLatch(1);
+        CountDownLatch release = new CountDownLatch(1);
+        AtomicInteger queuedRuns = new AtomicInteger();
+        Error injected = new Error("owner failure stored by the test");
+        try {
+            timer.execute(() -> {
+                inRun.countDown();
+                ScheduledExecutorContractTest.awaitUninterruptibly(release);
+            });
+            assertTrue(inRun.await(LONG_WAIT_SECONDS, SECONDS), "the blocking task did not start");
+            ScheduledFuture<Integer> queued = timer.schedule(queuedRuns::incrementAndGet, 0, SECONDS);
+            awaitCondition("the one-shot handed to the busy pool", () -> timer.metrics().fired() >= 2);
+
+            timer.termination.fail(injected); // the owner's first store on failing, before STOP
+            release.countDown();
+
+            ExecutionException e = assertThrows(ExecutionException.class,
+                    () -> queued.get(LONG_WAIT_SECONDS, SECONDS), queued::toString);
+            assertInstanceOf(IllegalStateException.class, e.getCause());
+            assertSame(injected, e.getCause().getCause());
+            assertEquals(0, queuedRuns.get(), "the worker ran a hand-off it took after the owner's failure");
+        } finally {
+            release.countDown();
+            timer.shutdownNow();
+        }
+    }
 }
