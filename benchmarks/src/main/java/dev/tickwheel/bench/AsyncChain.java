@@ -11,8 +11,11 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * Issue 23's "work due now" figure: a chain of 1,000 {@code CompletableFuture} async steps on an executor
- * ({@code supplyAsync(s, ses)}, then {@code thenApplyAsync(f, ses)} 999 times, each step submitted from the worker
- * that ran the one before), timed from the first submission to the last step's completion. Each executor runs in its
+ * ({@code supplyAsync(s, ses)}, then {@code thenApplyAsync(f, ses)} 999 times), timed from the first submission to
+ * the last step's completion. The chain is built by this thread while it already runs: a step registered before the
+ * one before it completes is submitted by the worker that ran that one, as the issue's figure means; a step
+ * registered after (the chain has caught up with this thread) is submitted by this thread. How many are depends on
+ * the race (session 30's records measure the chain built first, every step from a worker, beside it). Each executor runs in its
  * own child JVM: {@code --warmup} chains, then {@code --chains} measured ones; the median is printed, with the
  * quartiles. Executors: Tickwheel's default ({@code WheelTimer.create()}: its own pool of max(2, CPUs) workers),
  * Tickwheel with one worker, and the JDK's {@code ScheduledThreadPoolExecutor} with 1 and with max(2, CPUs) threads.
