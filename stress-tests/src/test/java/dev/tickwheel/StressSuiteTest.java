@@ -83,7 +83,8 @@ class StressSuiteTest {
             "dev.tickwheel.RefillVsLateThief",
             "dev.tickwheel.HeldBatchVsOwnerPark",
             "dev.tickwheel.StealVsHandBack",
-            "dev.tickwheel.HandOffVsStalledStandby");
+            "dev.tickwheel.HandOffVsStalledStandby",
+            "dev.tickwheel.OwnerFailureVsTake");
 
     /** Deliberately broken variants: in the jar, never in the CI run. */
     static final Set<String> BROKEN_TESTS = Set.of("dev.tickwheel.BrokenCancelVsFire",
@@ -95,7 +96,8 @@ class StressSuiteTest {
             "dev.tickwheel.BrokenShutdownVsPeriodicRunEnd", "dev.tickwheel.BrokenRescheduleVsShutdown",
             "dev.tickwheel.BrokenRefillVsLateThief", "dev.tickwheel.BrokenStealVsHandBack",
             "dev.tickwheel.BrokenHandOffVsParkBehindBatch", "dev.tickwheel.BrokenScheduleSpillVsParkPlan",
-            "dev.tickwheel.BrokenScheduleResizeVsParkPlan", "dev.tickwheel.BrokenHandOffVsStalledStandby");
+            "dev.tickwheel.BrokenScheduleResizeVsParkPlan", "dev.tickwheel.BrokenHandOffVsStalledStandby",
+            "dev.tickwheel.BrokenOwnerFailureVsTake");
 
     @Test
     void testListNamesEveryTestAndNothingElse() {

@@ -142,12 +142,29 @@ class ScheduledTimer<V> extends TimerState<V> implements RunnableScheduledFuture
     }
 
     /**
-     * The own pool's run of a timer it took from its queue.
+     * The own pool's run of a timer it took from its queue; once the owner has failed, the timer fails instead. The
+     * failing owner stores its failure (volatile) before STOP, and fails what the pool has queued only after that
+     * ({@code OwnerLoop.fail}): a hand-off a worker takes in between fails as the queue's do, rather than run after
+     * the failure (CI once saw a worker released just after STOP run a queued one-shot; session 30). A cancelled one
+     * stays cancelled ({@link #fail} is then a no-op). jcstress: OwnerFailureVsTake.
      *
      * @return whether this run ended the timer and left its end for the calling worker to count (see
      *         {@link CommandPort#onEndedInPool})
      */
     final boolean runHandedOff() {
+        Throwable ownerFailure = timer().ownerFailure(); // lv: the failure, stored before STOP
+        if (ownerFailure != null) {
+            fail(Termination.ownerFailed(ownerFailure));
+            return false;
+        }
+        return run(true);
+    }
+
+    /**
+     * jcstress only ({@code BrokenOwnerFailureVsTake}): the pool's run without the look at the owner's failure, as
+     * before session 30, to show what that look prevents. Never called by the library.
+     */
+    final boolean runHandedOffIgnoringFailure() {
         return run(true);
     }
 

@@ -583,15 +583,6 @@ final class WorkerPool extends TaskDispatch {
      * @return whether the run ended the timer and left its end for this worker to count
      */
     private boolean runTask(ScheduledTimer<?> t) {
-        Throwable ownerFailure = t.timer().ownerFailure();
-        if (ownerFailure != null) {
-            // The owner failed: it stores its failure (volatile) before STOP, and fails what the pool has queued only
-            // after that (OwnerLoop.fail). A hand-off a worker takes in between fails as the queue's do, rather than
-            // run after the failure: CI once saw a worker released just after STOP run a queued one-shot first
-            // (WheelTimerDropInTest's owner-failure test, session 30). A cancelled one stays cancelled (fail: no-op).
-            t.fail(Termination.ownerFailed(ownerFailure));
-            return false;
-        }
         Thread me = Thread.currentThread();
         if (stop) {
             if (!me.isInterrupted()) {
