@@ -293,8 +293,9 @@ class WheelTimerReviewRegressionTest {
         timer.shutdown();
         release.countDown();
 
-        awaitCondition("the owner exits or parks", () -> timer.isTerminated() || parkedInOwnerPark(owner));
-        boolean terminated = timer.isTerminated();
+        // Bounded by the guard, not by a look at the owner's park: the owner may pass through a short timed park on
+        // its way out (a look at its stack then read that as the bug; CI saw this in the shutdownNow test below).
+        boolean terminated = timer.awaitTermination(GUARD_SECONDS, TimeUnit.SECONDS);
         if (!terminated) {
             timer.shutdownNow(); // clean up: wakes the sleeping owner
         }
@@ -343,7 +344,9 @@ class WheelTimerReviewRegressionTest {
         FaultThreads.awaitBlocked(owner); // the task waits again, having used up any permit
         release.countDown();
 
-        awaitCondition("shutdownNow returns or the owner parks", () -> !caller.isAlive() || parkedInOwnerPark(owner));
+        // Bounded by the guard, not by a look at the owner's park: CI (session 30, JDK 17, a clean clone) caught the
+        // owner in a park frame while it was on its way out, and the test failed although nothing waited an hour.
+        caller.join(TimeUnit.SECONDS.toMillis(GUARD_SECONDS));
         boolean returned = !caller.isAlive();
         if (!returned) {
             timer.shutdown(); // clean up: another wake-up lets the owner see STOP
@@ -754,20 +757,6 @@ class WheelTimerReviewRegressionTest {
         for (StackTraceElement frame : t.getStackTrace()) {
             if (frame.getClassName().startsWith("org.jctools.queues.")
                     && (frame.getMethodName().equals("poll") || frame.getMethodName().equals("spinForElement"))) {
-                return true;
-            }
-        }
-        return false;
-    }
-
-    /** Whether the owner thread is parked in its own idle park (OwnerPark.park), not in a task or a hook. */
-    private static boolean parkedInOwnerPark(Thread owner) {
-        Thread.State state = owner.getState();
-        if (state != Thread.State.WAITING && state != Thread.State.TIMED_WAITING) {
-            return false;
-        }
-        for (StackTraceElement frame : owner.getStackTrace()) {
-            if (frame.getClassName().equals(OwnerPark.class.getName()) && frame.getMethodName().equals("park")) {
                 return true;
             }
         }
