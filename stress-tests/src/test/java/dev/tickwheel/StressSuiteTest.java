@@ -84,7 +84,9 @@ class StressSuiteTest {
             "dev.tickwheel.HeldBatchVsOwnerPark",
             "dev.tickwheel.StealVsHandBack",
             "dev.tickwheel.HandOffVsStalledStandby",
-            "dev.tickwheel.OwnerFailureVsTake");
+            "dev.tickwheel.OwnerFailureVsTake",
+            "dev.tickwheel.SlotTakeVsMove", "dev.tickwheel.SlotTakeVsHandBack", "dev.tickwheel.SlotMoveVsHandBack",
+            "dev.tickwheel.SlotFillVsOwnerPark");
 
     /** Deliberately broken variants: in the jar, never in the CI run. */
     static final Set<String> BROKEN_TESTS = Set.of("dev.tickwheel.BrokenCancelVsFire",
@@ -97,7 +99,9 @@ class StressSuiteTest {
             "dev.tickwheel.BrokenRefillVsLateThief", "dev.tickwheel.BrokenStealVsHandBack",
             "dev.tickwheel.BrokenHandOffVsParkBehindBatch", "dev.tickwheel.BrokenScheduleSpillVsParkPlan",
             "dev.tickwheel.BrokenScheduleResizeVsParkPlan", "dev.tickwheel.BrokenHandOffVsStalledStandby",
-            "dev.tickwheel.BrokenOwnerFailureVsTake");
+            "dev.tickwheel.BrokenOwnerFailureVsTake",
+            "dev.tickwheel.BrokenSlotTakeVsMove", "dev.tickwheel.BrokenSlotTakeVsHandBack",
+            "dev.tickwheel.BrokenSlotMoveVsHandBack", "dev.tickwheel.BrokenSlotFillVsOwnerPark");
 
     @Test
     void testListNamesEveryTestAndNothingElse() {
@@ -226,10 +230,12 @@ class StressSuiteTest {
      * left in the taker's batch. BrokenScheduleSpillVsParkPlan: the producer spills into a spare ring and reads the
      * owner awake; then the owner, blind to the spare rings, neither drains nor counts that start, and parks.
      * BrokenHandOffVsStalledStandby: the old rule is a choice, not a race; with the signal first, the waker takes the
-     * standby whose tick has come although a worker is parked.
+     * standby whose tick has come although a worker is parked. BrokenSlotFillVsOwnerPark: the task fills its slot
+     * without the hint, and its nudge finds the owner awake; then the owner's step, blind to the slots, parks.
      */
     static final Set<String> SERIAL_BUGS = Set.of("dev.tickwheel.BrokenHandOffVsParkBehindBatch",
-            "dev.tickwheel.BrokenScheduleSpillVsParkPlan", "dev.tickwheel.BrokenHandOffVsStalledStandby");
+            "dev.tickwheel.BrokenScheduleSpillVsParkPlan", "dev.tickwheel.BrokenHandOffVsStalledStandby",
+            "dev.tickwheel.BrokenSlotFillVsOwnerPark");
 
     private static Class<?> resultType(List<Method> actors, Method arbiter) {
         List<Method> all = new ArrayList<>(actors);

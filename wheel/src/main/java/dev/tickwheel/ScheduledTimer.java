@@ -75,6 +75,17 @@ class ScheduledTimer<V> extends TimerState<V> implements RunnableScheduledFuture
         return (WheelTimer) wheel.attachment;
     }
 
+    /**
+     * {@code get()} about to block: a timer due now that waits in the calling worker's continuation slot is handed
+     * on to the pool's queue (see {@code ContinuationSlots}). Only a DISPATCHED timer can be in a slot.
+     */
+    @Override
+    final void beforeBlock() {
+        if (phase() == DISPATCHED) {
+            timer().beforeAwait(this);
+        }
+    }
+
     @Override
     public boolean isPeriodic() {
         return false;

@@ -75,6 +75,14 @@ abstract class TaskDispatch {
     }
 
     /**
+     * {@code get()} on {@code t}, not yet done, about to block: a dispatch that keeps such a timer for the calling
+     * thread to run later hands it on here, so that the caller does not wait for itself.
+     */
+    void beforeAwait(ScheduledTimer<?> t) {
+        // nothing is kept for a thread here
+    }
+
+    /**
      * Owner, once a step: a look at what waits to run (the own pool's watchdog, see {@code PoolOwnerSide.watch}).
      *
      * @return whether handed-off work is still queued, so that the owner looks again within {@link #stallNanos()}

@@ -88,8 +88,9 @@ public final class TimerMetrics {
 
     /**
      * @return pushes into the timer's own pool since creation: one per owner step that handed off due timers (the
-     *         whole step's timers go as one chain), and one per task due now submitted straight to the pool; 0 when
-     *         tasks run on your executor or on the owner thread. {@code fired() / handOffs()} is the mean batch
+     *         whole step's timers go as one chain), and one per task due now submitted straight to the pool (one
+     *         that a pool task submits and its worker keeps to run next, with no push, counts too); 0 when tasks run
+     *         on your executor or on the owner thread. {@code fired() / handOffs()} is the mean batch
      */
     public long handOffs() {
         return handOffs;

@@ -329,6 +329,9 @@ abstract class TimerState<V> extends TimingWheel.Node implements Future<V> {
                 if (timed && nanos <= 0L) {
                     return false;
                 }
+                if (!noRun) {
+                    beforeBlock(); // once per wait or re-queue, before the waiter would park
+                }
                 q = new WaitNode();
             } else if (!queued) {
                 q.next = waiters;
@@ -344,6 +347,14 @@ abstract class TimerState<V> extends TimingWheel.Node implements Future<V> {
                 LockSupport.park(this);
             }
         }
+    }
+
+    /**
+     * {@code get()} is about to block on this unfinished future: a timer kept for the calling thread to run later
+     * (a pool worker's continuation slot) is handed on first, so that the caller does not wait for itself.
+     */
+    void beforeBlock() {
+        // nothing by default
     }
 
     /** Called after the terminal phase is stored: wakes every waiter. */

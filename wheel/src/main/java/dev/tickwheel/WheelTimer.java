@@ -283,6 +283,11 @@ public final class WheelTimer extends CommandPort implements ScheduledExecutorSe
         return schedule(task, 0, TimeUnit.NANOSECONDS);
     }
 
+    /** A timer's {@code get()} is about to block on it ({@link TaskDispatch#beforeAwait}). */
+    void beforeAwait(ScheduledTimer<?> t) {
+        dispatch.beforeAwait(t);
+    }
+
     /** @return why the owner failed, or null (lv) */
     Throwable ownerFailure() {
         return termination.failure();

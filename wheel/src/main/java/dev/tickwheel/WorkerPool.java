@@ -66,8 +66,8 @@ final class WorkerPool extends TaskDispatch {
     /** Exited (shutdown, or an Error escaped its loop): never woken. */
     static final int EXITED = 3;
 
-    /** The pool whose worker the current thread is (set by each worker for its own thread), else null. */
-    private static final ThreadLocal<WorkerPool> CURRENT = new ThreadLocal<>();
+    /** The worker the current thread is (set by each worker for its own thread), else null. */
+    private static final ThreadLocal<Worker> CURRENT = new ThreadLocal<>();
 
     private static final VarHandle STARTING;
     private static final VarHandle TASK_SEQ;
@@ -86,6 +86,8 @@ final class WorkerPool extends TaskDispatch {
 
     /** Timers handed off and not yet taken. Final. */
     final HandOffQueue queue = new HandOffQueue();
+    /** The workers' continuation slots: work due now from a task, kept for its own worker (see its class). Final. */
+    final ContinuationSlots slots = new ContinuationSlots(this);
     /** Makes the workers (checked: throws rather than return null or a started thread). Final. */
     private final ThreadFactory factory;
     /**
@@ -185,6 +187,12 @@ final class WorkerPool extends TaskDispatch {
          */
         long servedTick = StandbySlot.NO_READY;
         /**
+         * The worker's continuation slot ({@link ContinuationSlots}): a timer due now that one of its tasks submitted,
+         * DISPATCHED, or null. Made non-null only by the worker (a volatile store, inside a task); emptied by one CAS
+         * to null by its worker after the task, the owner's watchdog, {@code get()} on it, or the hand-back.
+         */
+        ScheduledTimer<?> next;
+        /**
          * One-shot timers this worker ran to their end, counted here instead of in the timer's shared adder (see
          * {@code CommandPort.onEndedInPool}). Written by the worker only (a release store after the run: the end it
          * counts comes before it); read by metrics (acquire), which sums every started worker's. A worker's slot is
@@ -279,16 +287,53 @@ final class WorkerPool extends TaskDispatch {
      */
     @Override
     void submitNow(ScheduledTimer<?> t) {
-        queue.push(t);
-        if (CURRENT.get() == this) {
-            // From one of this pool's own tasks: uncapped, as the JDK's pool gives a submitted task an idle thread.
-            // The submitting task may wait for this one; and a chain of async steps then hands over, with no owner
-            // in between, to a spinner or a woken worker. If no worker could be had (another thread was starting
-            // one, whose worker may take other work first), the owner's watchdog looks.
+        Worker me = CURRENT.get();
+        if (me != null && me.pool == this) {
+            // From one of this pool's own tasks: kept in the worker's slot for it to run next when nothing waits
+            // before it (see ContinuationSlots); else pushed, with an uncapped signal, as the JDK's pool gives a
+            // submitted task an idle thread (the submitting task may wait for it). If no worker could be had
+            // (another thread was starting one, whose worker may take other work first), the owner's watchdog looks.
+            if (slots.fill(me, t)) {
+                return;
+            }
+            queue.push(t);
             if (!idleWorkers.signal()) {
                 nudgeOwner();
             }
-        } else if (!idleWorkers.signal(idleWorkers.awakeCap)) {
+        } else {
+            queue.push(t);
+            if (!idleWorkers.signal(idleWorkers.awakeCap)) {
+                nudgeOwner();
+            }
+        }
+    }
+
+    /**
+     * {@code get()} on {@code t}, not done, about to block: if it waits in the calling worker's own slot, it is moved
+     * to the queue with a wake-up ({@link ContinuationSlots#beforeAwait}).
+     */
+    @Override
+    void beforeAwait(ScheduledTimer<?> t) {
+        Worker me = CURRENT.get();
+        if (me != null && me.pool == this) {
+            slots.beforeAwait(me, t);
+        }
+    }
+
+    /**
+     * A worker filled its slot: have the owner's watchdog look within a stall, whether or not a worker could be
+     * added (the watchdog moves a stalled worker's continuation to the queue). See {@link ContinuationSlots}.
+     */
+    void nudgeOwnerForSlot() {
+        Runnable nudge = ownerNudge;
+        if (nudge != null) {
+            nudge.run();
+        }
+    }
+
+    /** A continuation was moved from a slot to the queue: wake a worker for it, uncapped, or have the owner look. */
+    void wakeForMoved() {
+        if (!idleWorkers.signal()) {
             nudgeOwner();
         }
     }
@@ -317,13 +362,17 @@ final class WorkerPool extends TaskDispatch {
 
     @Override
     boolean backlogToWatch() {
-        return (!queue.isEmpty() || queue.heldHint()) && canAddWorker();
+        return slots.hint() || ((!queue.isEmpty() || queue.heldHint()) && canAddWorker());
     }
 
-    /** Owner, once a step: the watchdog ({@link PoolOwnerSide#watch}). */
+    /**
+     * Owner, once a step: the watchdog's look at the slots ({@link ContinuationSlots#watch}: what it moves is queued
+     * by the time the next look comes), then at the queue and the held batches ({@link PoolOwnerSide#watch}).
+     */
     @Override
     boolean watch(long nowNanos) {
-        return own.watch(nowNanos);
+        boolean slotted = slots.watch(nowNanos);
+        return own.watch(nowNanos) | slotted;
     }
 
     @Override
@@ -396,12 +445,13 @@ final class WorkerPool extends TaskDispatch {
     // ---- worker side ----
 
     private void work(Worker w) {
-        CURRENT.set(this);
+        CURRENT.set(w);
         try {
             while (runSome(w)) {
                 // each call returns after RUNS_PER_CALL runs: see runSome
             }
         } finally {
+            slots.exit(w); // an Error out of the loop between a fill and its take: the continuation is queued
             w.state = EXITED;
             standbySlot.vacate(w); // an Error out of its standby: no waker takes a dead worker
             idleWorkers.addAwake(-1);
@@ -421,14 +471,15 @@ final class WorkerPool extends TaskDispatch {
     static final int RUNS_PER_CALL = 256;
 
     /**
-     * Takes and runs up to {@link #RUNS_PER_CALL} timers.
+     * Takes and runs up to {@link #RUNS_PER_CALL} timers: the continuation the last task left in the worker's slot
+     * first, else one from the queue or the held batches.
      *
      * @return false once the pool is shut down and the queue is empty (the worker exits)
      */
     private boolean runSome(Worker w) {
         for (int i = 0; i < RUNS_PER_CALL; i++) {
-            ScheduledTimer<?> t = take(w);
-            if (t == null) {
+            ScheduledTimer<?> t = slots.take(w);
+            if (t == null && (t = take(w)) == null) {
                 return false;
             }
             int seq = w.taskSeq;
@@ -650,6 +701,7 @@ final class WorkerPool extends TaskDispatch {
     void handBack(Consumer<ScheduledTimer<?>> claim) {
         stop = true;
         shutdown = true;
+        slots.handBack(claim); // first: a continuation moved out of a slot before stop is queued for the drain
         held.handBack(claim);
         int n = started;
         for (int i = 0; i < n; i++) {
@@ -671,7 +723,9 @@ final class WorkerPool extends TaskDispatch {
      */
     @Override
     void failQueued(Throwable cause) {
-        held.handBack(t -> t.fail(cause));
+        Consumer<ScheduledTimer<?>> fail = t -> t.fail(cause);
+        slots.handBack(fail);
+        held.handBack(fail);
     }
 
     @Override
@@ -738,6 +792,33 @@ final class WorkerPool extends TaskDispatch {
     /** A detached worker ends its task and starts the next one, as runSome does (tests). */
     void nextTaskOf(Worker w) {
         TASK_SEQ.setOpaque(w, w.taskSeq + 2);
+    }
+
+    /** @return continuations the watchdog moved out of a stalled worker's slot (tests) */
+    long slotMoves() {
+        return slots.moved();
+    }
+
+    /** Runs {@code r} on the calling thread as if inside a task of worker {@code w} (jcstress: a task's submit). */
+    void runAsTaskOf(Worker w, Runnable r) {
+        Worker before = CURRENT.get();
+        CURRENT.set(w);
+        try {
+            r.run();
+        } finally {
+            CURRENT.set(before);
+        }
+    }
+
+    /** @return what worker {@code w}'s slot holds (tests) */
+    ScheduledTimer<?> slotOf(Worker w) {
+        return w.next;
+    }
+
+    /** Worker {@code w} ends its task and takes its slot, as runSome does (jcstress). */
+    ScheduledTimer<?> takeSlotAfterTask(Worker w) {
+        nextTaskOf(w);
+        return slots.take(w);
     }
 
     /** @return times the watchdog woke a worker past the cap (tests) */

@@ -1,0 +1,290 @@
+package dev.tickwheel;
+
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.util.concurrent.atomic.LongAdder;
+import java.util.function.Consumer;
+
+/**
+ * Each worker's continuation slot: where work due now submitted from one of the pool's own tasks waits for the
+ * worker that submitted it, instead of going through the pool's queue to another thread. A chain of async steps
+ * ({@code CompletableFuture.thenApplyAsync} on the timer) then stays on one worker, as on the JDK's pool when its
+ * other workers are parked: no wake-up, no shared line, and no idle spinner taking each step from the thread about
+ * to run it (measured before this: a chain of 1,000 steps changed thread 110 to 229 times in its slow JVMs).
+ *
+ * <h2>The slot</h2>
+ * One reference per worker ({@code WorkerFields.next}), null when empty. Only its worker fills it, from
+ * {@link WorkerPool#submitNow} inside one of the pool's tasks, when the slot is empty, the pool's queue is empty and
+ * the worker holds no batch with timers left: if work waits, the continuation goes behind it, so that
+ * {@code execute}'s FIFO order holds for a single worker, and timers due before it run before it (a second
+ * continuation of the same task finds the slot full and is queued behind the first). A fill wakes
+ * nobody. Each of four takers empties it with one CAS from the timer to null, so exactly one of them has it:
+ * <ul>
+ *   <li>its worker, after the task that filled it returns, before it looks at the queue: it runs it;</li>
+ *   <li>the owner's watchdog ({@link #watch}), when the worker was seen inside the same task (its run count odd and
+ *       unchanged) at looks {@link PoolOwnerSide#STALL_NANOS} apart: the submitter is blocked or busy, perhaps
+ *       waiting for this very timer; it pushes the timer to the queue and wakes a worker, uncapped;</li>
+ *   <li>{@code get()} on the timer from its own worker ({@link #beforeAwait}): it is moved to the queue with an
+ *       uncapped wake-up before the caller blocks, as the JDK's pool gives such a task an idle thread at once;</li>
+ *   <li>shutdownNow's hand-back and the owner's failure ({@link #handBack}), and a worker that dies of an Error with
+ *       its slot full ({@link #exit}), which pushes it to the queue.</li>
+ * </ul>
+ * A move to the queue is announced as a steal from a held batch is ({@link HandOffQueue#announceSteal}): it reads
+ * {@code stop} after the announcement, and the hand-back sets {@code stop}, waits for announced moves to end, and only
+ * then looks at the slots and drains the queue: a timer moved out of a slot is in the queue by the time the drain
+ * looks, or was never moved.
+ *
+ * <h2>The watchdog must look while a slot is full</h2>
+ * A filled slot has no wake-up of its own, so the owner must look within a stall. The filler stores the timer
+ * (volatile), reads {@link #hint} and sets it if clear (a write only when clear: at most one per watchdog look), then
+ * reads the owner's plan (the nudge, {@code CommandPort.nudgeForWatch}: it wakes the owner only if the plan sleeps
+ * past a stall). The watchdog clears the hint, then reads the slots (volatile), and sets it again if one was full;
+ * the owner publishes its plan and then reads the hint ({@link WorkerPool#backlogToWatch}). Either the filler's read
+ * of the hint came before the clear (then the watchdog's look after the clear sees the slot full), or the hint the
+ * filler read or wrote is still set when the owner reads it after its plan (the owner then looks again within a
+ * stall), or the nudge read the plan and woke the owner (jcstress: SlotFillVsOwnerPark). While fills keep coming, the
+ * owner wakes once a stall to look; when they stop, one look finds the hint clear and the owner parks as before.
+ *
+ * <h2>Costs (the README's cost model counts them)</h2>
+ * A continuation: on its worker's own line, one volatile store (the fill) and one CAS (the take); a volatile load of
+ * the hint (set: a line written once a stall at most) and of the owner's plan; no atomic on a line shared with other
+ * workers, no wake-up. The watchdog, while the hint is set: a volatile load of each worker's slot, and of the
+ * run count of each whose slot is full; a move is an announcement, a CAS, the queue's push and one signal.
+ */
+final class ContinuationSlots extends ContinuationSlotsFields {
+    long q00, q01, q02, q03, q04, q05, q06, q07;
+    long q10, q11, q12, q13, q14, q15, q16, q17;
+
+    private static final VarHandle NEXT;
+
+    static {
+        try {
+            NEXT = MethodHandles.lookup().findVarHandle(WorkerPool.WorkerFields.class, "next", ScheduledTimer.class);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
+
+    ContinuationSlots(WorkerPool pool) {
+        super(pool);
+    }
+
+    // ---- the worker's side ----
+
+    /**
+     * Worker {@code w}, inside a task: keeps {@code t} (DISPATCHED) for itself if its slot and the pool's queue are
+     * both empty, and has the watchdog look (the hint, then the owner's plan).
+     *
+     * @return whether the timer is in the slot (false: the caller pushes it to the queue)
+     */
+    boolean fill(WorkerPool.Worker w, ScheduledTimer<?> t) {
+        if ((w.taskSeq & 1) == 0 || w.left > 0 || NEXT.getOpaque(w) != null || !pool.queue.isEmpty()) {
+            return false;
+        }
+        NEXT.setVolatile(w, t); // volatile: the store-load pair with the watchdog's clear of the hint, then its look
+        if (!hint) {
+            hint = true;
+        }
+        pool.nudgeOwnerForSlot();
+        return true;
+    }
+
+    /**
+     * Worker {@code w}, after its task: takes what its slot holds (one CAS: a steal or the hand-back may take it
+     * first).
+     *
+     * @return the continuation to run next, or null
+     */
+    ScheduledTimer<?> take(WorkerPool.Worker w) {
+        ScheduledTimer<?> t = w.next; // plain: only this worker makes it non-null
+        return t != null && NEXT.compareAndSet(w, t, null) ? t : null;
+    }
+
+    /**
+     * {@code get()} on {@code t}, not yet done, about to block: if it waits in the caller's own slot, moves it to the
+     * queue and wakes a worker, uncapped (the caller may block until it runs).
+     */
+    void beforeAwait(WorkerPool.Worker caller, ScheduledTimer<?> t) {
+        if (caller.next == t && moveToQueue(caller, t)) {
+            pool.wakeForMoved();
+        }
+    }
+
+    /**
+     * A worker leaving its loop (shutdown, or an Error escaped it): a continuation still in its slot goes to the
+     * queue, for another worker or the hand-back.
+     */
+    void exit(WorkerPool.Worker w) {
+        ScheduledTimer<?> t = w.next;
+        if (t != null && moveToQueue(w, t)) {
+            pool.wakeForMoved();
+        }
+    }
+
+    /**
+     * Takes {@code t} out of {@code w}'s slot and pushes it to the pool's queue, announced (see the class comment);
+     * nothing once shutdownNow has begun (its hand-back takes the slot).
+     *
+     * @return whether this call moved it
+     */
+    private boolean moveToQueue(WorkerPool.Worker w, ScheduledTimer<?> t) {
+        HandOffQueue queue = pool.queue;
+        queue.announceSteal();
+        try {
+            if (pool.stopping() || !NEXT.compareAndSet(w, t, null)) {
+                return false;
+            }
+            queue.push(t);
+            return true;
+        } finally {
+            queue.endSteal();
+        }
+    }
+
+    // ---- the owner's watchdog ----
+
+    /**
+     * Owner, once a step, while the hint is set: clears it, then looks at each worker's slot. A continuation
+     * whose worker was inside the same task at a look a stall or more before is moved to the queue (its submitter is
+     * blocked, or busy for long), with an uncapped wake-up. The hint is set again while any slot is full.
+     *
+     * @return whether the hint was set (fills come in streams: the owner looks again within a stall)
+     */
+    boolean watch(long nowNanos) {
+        if (!hint) {
+            return false;
+        }
+        hint = false; // before the look: a fill after it sets the hint again
+        WorkerPool p = pool;
+        boolean full = false;
+        // Every slot, not only those below started: a worker's first task may fill its slot while its starter is
+        // still inside the thread's start, before started is published (as handBack looks).
+        for (int id = 1, n = p.size(); id <= n; id++) {
+            WorkerPool.Worker w = p.slot(id - 1);
+            ScheduledTimer<?> t = w == null ? null : (ScheduledTimer<?>) NEXT.getVolatile(w);
+            if (t == null) {
+                continue;
+            }
+            int seq = w.taskSeqHint();
+            if (stalledSince(id, seq, nowNanos) && moveToQueue(w, t)) {
+                moved.increment();
+                p.wakeForMoved();
+            } else {
+                full = true;
+            }
+        }
+        if (full) {
+            hint = true;
+        }
+        return true;
+    }
+
+    /**
+     * Whether the watchdog saw worker {@code id} inside the task {@code seq} (odd) a stall or more ago; notes the
+     * first sighting of a task. A worker between tasks (even) takes its slot by itself.
+     */
+    private boolean stalledSince(int id, int seq, long nowNanos) {
+        if ((seq & 1) == 0) {
+            return false;
+        }
+        if (seenTask == null) {
+            try {
+                seenTask = new int[pool.size() + 1];
+                seenNanos = new long[pool.size() + 1];
+            } catch (OutOfMemoryError e) {
+                return true; // no room to remember sightings: move it now (the queue is the safe way)
+            }
+        }
+        if (seenTask[id] == seq) {
+            return nowNanos - seenNanos[id] >= PoolOwnerSide.STALL_NANOS;
+        }
+        seenTask[id] = seq;
+        seenNanos[id] = nowNanos;
+        return false;
+    }
+
+    /** @return whether a slot may be full: the owner then keeps looking (a volatile load) */
+    boolean hint() {
+        return hint;
+    }
+
+    /** @return continuations the watchdog moved out of a stalled worker's slot (metrics, tests) */
+    long moved() {
+        return moved.sum();
+    }
+
+    // ---- shutdownNow and the owner's failure ----
+
+    /**
+     * Claims every continuation still in a slot. For shutdownNow, {@code stop} is set before: this waits for moves
+     * announced before it (their timers are queued, for the drain after this), and no move starts after.
+     */
+    void handBack(Consumer<ScheduledTimer<?>> claim) {
+        pool.queue.awaitSteals();
+        for (int i = 0, n = pool.size(); i < n; i++) {
+            WorkerPool.Worker w = pool.slot(i); // every slot: a worker may fill before started is published
+            ScheduledTimer<?> t = w == null ? null : (ScheduledTimer<?>) NEXT.getVolatile(w);
+            if (t != null && NEXT.compareAndSet(w, t, null)) {
+                claim.accept(t);
+            }
+        }
+    }
+
+    // ---- jcstress seams: the real steps, and the broken ones their twins use ----
+
+    /** The watchdog's or get()'s move of what {@code w}'s slot holds (announced). @return whether it moved one */
+    boolean move(WorkerPool.Worker w) {
+        ScheduledTimer<?> t = w.next;
+        return t != null && moveToQueue(w, t);
+    }
+
+    /** BROKEN (jcstress twins only): the move without its announcement or its look at {@code stop}. */
+    boolean moveUnannounced(WorkerPool.Worker w) {
+        ScheduledTimer<?> t = (ScheduledTimer<?>) NEXT.getVolatile(w);
+        if (t == null || !NEXT.compareAndSet(w, t, null)) {
+            return false;
+        }
+        pool.queue.push(t);
+        return true;
+    }
+
+    /** BROKEN (jcstress twins only): the worker's take as a plain read and a plain write, no CAS. */
+    ScheduledTimer<?> takeUnclaimed(WorkerPool.Worker w) {
+        ScheduledTimer<?> t = w.next;
+        w.next = null;
+        return t;
+    }
+
+    /** BROKEN (jcstress twins only): a fill that neither sets the hint nor is a volatile store; it still nudges. */
+    void fillWithoutHint(WorkerPool.Worker w, ScheduledTimer<?> t) {
+        NEXT.setRelease(w, t);
+        pool.nudgeOwnerForSlot();
+    }
+}
+
+/** The slots' shared fields, between two paddings (the hint is read on every fill). */
+abstract class ContinuationSlotsFields extends ContinuationSlotsPad {
+    /** The pool. Final. */
+    final WorkerPool pool;
+    /**
+     * A slot may be full: set (volatile, only if clear) by a filler after its fill, cleared by the owner's watchdog
+     * before its look at the slots and set again if the look found one full; read by the owner after it publishes its
+     * plan ({@code WorkerPool.backlogToWatch}). See the class comment.
+     */
+    volatile boolean hint;
+    /** Continuations the watchdog moved (added by the owner only). */
+    final LongAdder moved = new LongAdder();
+    /** The watchdog's sightings (owner only): per worker id, the task (odd run count) it saw with a full slot, and when. */
+    int[] seenTask;
+    long[] seenNanos;
+
+    ContinuationSlotsFields(WorkerPool pool) {
+        this.pool = pool;
+    }
+}
+
+abstract class ContinuationSlotsPad {
+    int gap;
+    long p00, p01, p02, p03, p04, p05, p06, p07;
+    long p10, p11, p12, p13, p14, p15, p16, p17;
+}

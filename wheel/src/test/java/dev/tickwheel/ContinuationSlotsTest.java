@@ -1,0 +1,190 @@
+package dev.tickwheel;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The workers' continuation slots ({@link ContinuationSlots}), through the public API on manually driven timers: the
+ * owner's watchdog runs only when a test steps it, on a manual clock, so where a continuation runs is decided by the
+ * slot alone. The races (take vs move, take vs hand-back, move vs hand-back, fill vs the owner's park) are jcstress
+ * tests: SlotTakeVsMove, SlotTakeVsHandBack, SlotMoveVsHandBack, SlotFillVsOwnerPark.
+ */
+class ContinuationSlotsTest {
+
+    private static final long GUARD_SECONDS = 30;
+
+    private static WheelTimer manualPool(ManualTimeSource clock, FaultThreads threads, int workers) {
+        return WheelTimer.builder().timeSource(clock).tick(1, TimeUnit.MILLISECONDS).manualDrive()
+                .threadFactory(threads).workerThreads(workers).build();
+    }
+
+    /**
+     * A chain of steps, each submitted by the one before, stays on the first step's worker: no other worker is started
+     * (each step would otherwise push to the queue with an uncapped signal, which starts one while none is parked).
+     */
+    @Test
+    void aChainOfStepsRunsOnItsFirstWorkerAndStartsNoOther() throws Exception {
+        FaultThreads threads = new FaultThreads("slot-chain");
+        WheelTimer timer = manualPool(new ManualTimeSource(), threads, 4);
+        try {
+            List<Thread> ranOn = Collections.synchronizedList(new ArrayList<>());
+            CountDownLatch done = new CountDownLatch(1);
+            timer.execute(() -> {
+                ranOn.add(Thread.currentThread());
+                timer.execute(() -> {
+                    ranOn.add(Thread.currentThread());
+                    timer.execute(() -> {
+                        ranOn.add(Thread.currentThread());
+                        done.countDown();
+                    });
+                });
+            });
+            assertTrue(done.await(GUARD_SECONDS, TimeUnit.SECONDS), "the chain ran");
+            assertEquals(3, ranOn.size());
+            assertEquals(1, ranOn.stream().distinct().count(), "every step on the first step's worker: " + ranOn);
+            assertEquals(1, threads.created.size(), "one worker started: " + threads.created);
+        } finally {
+            timer.shutdownNow();
+        }
+        assertTrue(threads.uncaught.isEmpty(), () -> "nothing escaped: " + threads.uncaught);
+    }
+
+    /**
+     * With one worker, {@code execute}'s order holds: a task submitted from outside before a task's submit runs before
+     * it (a slot is filled only when the queue is empty), and a task's second and third submits queue behind its first
+     * (in the slot).
+     */
+    @Test
+    void oneWorkerRunsTasksInTheOrderTheyWereSubmitted() throws Exception {
+        FaultThreads threads = new FaultThreads("slot-fifo");
+        WheelTimer timer = manualPool(new ManualTimeSource(), threads, 1);
+        try {
+            List<String> order = Collections.synchronizedList(new ArrayList<>());
+            CountDownLatch aStarted = new CountDownLatch(1);
+            CountDownLatch go = new CountDownLatch(1);
+            CountDownLatch done = new CountDownLatch(2);
+            timer.execute(() -> {
+                order.add("A");
+                aStarted.countDown();
+                ContinuationSlotsTest.await(go);
+                timer.execute(() -> order.add("B")); // X is queued: B goes behind it
+                timer.execute(() -> {
+                    order.add("C");
+                    timer.execute(() -> order.add("D")); // the queue is empty: D fills C's worker's slot
+                    timer.execute(() -> order.add("E")); // the slot is full: E is queued behind D
+                    timer.execute(() -> {
+                        order.add("F");
+                        done.countDown();
+                    });
+                });
+                done.countDown();
+            });
+            assertTrue(aStarted.await(GUARD_SECONDS, TimeUnit.SECONDS), "A ran");
+            timer.execute(() -> order.add("X")); // from outside, while A runs
+            go.countDown();
+            assertTrue(done.await(GUARD_SECONDS, TimeUnit.SECONDS), "F ran");
+            assertEquals(List.of("A", "X", "B", "C", "D", "E", "F"), order);
+        } finally {
+            timer.shutdownNow();
+        }
+    }
+
+    /**
+     * A task that submits a step and then waits for it (not through its future) holds the step in its slot; the
+     * owner's watchdog moves it to the queue once it has seen the task inside for a stall, and a second worker runs
+     * it. A look before the stall moves nothing.
+     */
+    @Test
+    void theWatchdogMovesAContinuationWhoseSubmitterWaitsForIt() throws Exception {
+        ManualTimeSource clock = new ManualTimeSource();
+        FaultThreads threads = new FaultThreads("slot-watch");
+        WheelTimer timer = manualPool(clock, threads, 2);
+        try {
+            CountDownLatch submitted = new CountDownLatch(1);
+            CountDownLatch stepRan = new CountDownLatch(1);
+            Future<Boolean> task = timer.submit(() -> {
+                timer.execute(stepRan::countDown);
+                submitted.countDown();
+                return stepRan.await(GUARD_SECONDS, TimeUnit.SECONDS);
+            });
+            assertTrue(submitted.await(GUARD_SECONDS, TimeUnit.SECONDS), "the task submitted its step");
+            OwnerLoop loop = OwnerLoop.of(timer);
+            loop.step(); // the watchdog's first look: notes the task
+            assertEquals(0, timer.pool().slotMoves(), "nothing moved before a stall");
+            assertEquals(1, stepRan.getCount(), "the step waits in the slot");
+            clock.advance(PoolOwnerSide.STALL_NANOS, TimeUnit.NANOSECONDS);
+            loop.step(); // the same task, a stall later: the step is moved, and a worker started for it
+            assertTrue(task.get(GUARD_SECONDS, TimeUnit.SECONDS), "the step ran while its submitter waited");
+            assertEquals(1, timer.pool().slotMoves());
+            assertEquals(2, threads.created.size(), "a second worker ran the step: " + threads.created);
+        } finally {
+            timer.shutdownNow();
+        }
+    }
+
+    /**
+     * {@code get()} on a step in the caller's own slot hands the step on before it blocks: it runs on another worker
+     * at once, with no owner step (the watchdog never looks in this test).
+     */
+    @Test
+    void getOnAContinuationInTheCallersOwnSlotDoesNotWaitForTheWatchdog() throws Exception {
+        FaultThreads threads = new FaultThreads("slot-get");
+        WheelTimer timer = manualPool(new ManualTimeSource(), threads, 2);
+        try {
+            Future<Integer> task = timer.submit(() -> timer.submit(() -> 42).get(GUARD_SECONDS, TimeUnit.SECONDS));
+            assertEquals(42, task.get(2 * GUARD_SECONDS, TimeUnit.SECONDS));
+            assertEquals(0, timer.pool().slotMoves(), "not the watchdog's move");
+        } finally {
+            timer.shutdownNow();
+        }
+    }
+
+    /**
+     * shutdownNow hands back a continuation still in a slot (its submitter blocked): returned, not run, and the
+     * caller can run it.
+     */
+    @Test
+    void shutdownNowHandsBackAContinuationLeftInASlot() throws Exception {
+        FaultThreads threads = new FaultThreads("slot-now");
+        WheelTimer timer = manualPool(new ManualTimeSource(), threads, 1);
+        CountDownLatch submitted = new CountDownLatch(1);
+        CountDownLatch stepRan = new CountDownLatch(1);
+        CountDownLatch interrupted = new CountDownLatch(1);
+        timer.execute(() -> {
+            timer.execute(stepRan::countDown);
+            submitted.countDown();
+            try {
+                new CountDownLatch(1).await(GUARD_SECONDS, TimeUnit.SECONDS);
+            } catch (InterruptedException e) {
+                interrupted.countDown();
+            }
+        });
+        assertTrue(submitted.await(GUARD_SECONDS, TimeUnit.SECONDS), "the task submitted its step");
+        List<Runnable> back = timer.shutdownNow();
+        assertEquals(1, back.size(), "the step is handed back: " + back);
+        assertTrue(interrupted.await(GUARD_SECONDS, TimeUnit.SECONDS), "the running task was interrupted");
+        assertTrue(timer.awaitTermination(GUARD_SECONDS, TimeUnit.SECONDS), "terminated");
+        assertEquals(1, stepRan.getCount(), "the handed-back step did not run");
+        back.get(0).run();
+        assertEquals(0, stepRan.getCount(), "it is the step: the caller can run it");
+    }
+
+    private static void await(CountDownLatch latch) {
+        try {
+            if (!latch.await(GUARD_SECONDS, TimeUnit.SECONDS)) {
+                throw new AssertionError("gave up after " + GUARD_SECONDS + " s");
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new AssertionError(e);
+        }
+    }
+}
