@@ -86,7 +86,7 @@ class StressSuiteTest {
             "dev.tickwheel.HandOffVsStalledStandby",
             "dev.tickwheel.OwnerFailureVsTake",
             "dev.tickwheel.SlotTakeVsMove", "dev.tickwheel.SlotTakeVsHandBack", "dev.tickwheel.SlotMoveVsHandBack",
-            "dev.tickwheel.SlotFillVsOwnerPark");
+            "dev.tickwheel.SlotFillVsOwnerPark", "dev.tickwheel.SlotFillVsWatchdogLook");
 
     /** Deliberately broken variants: in the jar, never in the CI run. */
     static final Set<String> BROKEN_TESTS = Set.of("dev.tickwheel.BrokenCancelVsFire",
@@ -101,7 +101,8 @@ class StressSuiteTest {
             "dev.tickwheel.BrokenScheduleResizeVsParkPlan", "dev.tickwheel.BrokenHandOffVsStalledStandby",
             "dev.tickwheel.BrokenOwnerFailureVsTake",
             "dev.tickwheel.BrokenSlotTakeVsMove", "dev.tickwheel.BrokenSlotTakeVsHandBack",
-            "dev.tickwheel.BrokenSlotMoveVsHandBack", "dev.tickwheel.BrokenSlotFillVsOwnerPark");
+            "dev.tickwheel.BrokenSlotMoveVsHandBack", "dev.tickwheel.BrokenSlotFillVsOwnerPark",
+            "dev.tickwheel.BrokenSlotFillVsWatchdogLook");
 
     @Test
     void testListNamesEveryTestAndNothingElse() {

@@ -451,11 +451,14 @@ final class WorkerPool extends TaskDispatch {
                 // each call returns after RUNS_PER_CALL runs: see runSome
             }
         } finally {
-            slots.exit(w); // an Error out of the loop between a fill and its take: the continuation is queued
-            w.state = EXITED;
-            standbySlot.vacate(w); // an Error out of its standby: no waker takes a dead worker
-            idleWorkers.addAwake(-1);
-            workerGone();
+            try {
+                slots.exit(w); // an Error out of the loop between a fill and its take: the continuation is queued
+            } finally {
+                w.state = EXITED;
+                standbySlot.vacate(w); // an Error out of its standby: no waker takes a dead worker
+                idleWorkers.addAwake(-1);
+                workerGone();
+            }
         }
     }
 
@@ -563,6 +566,14 @@ final class WorkerPool extends TaskDispatch {
     /** @return the worker with this id (its slot in {@link #workers}, + 1) */
     Worker worker(int id) {
         return workers[id - 1];
+    }
+
+    /**
+     * @return whether a thread is starting a worker (a volatile load): its slot may be filled before the count of
+     *         started workers includes it
+     */
+    boolean startingWorker() {
+        return starting != 0;
     }
 
     /** @return how many workers were started: their ids are 1 to this (a volatile load) */

@@ -131,6 +131,60 @@ class ContinuationSlotsTest {
     }
 
     /**
+     * On a clock that does not move (a manual clock a test forgot, or a frozen one), the watchdog still moves a
+     * continuation whose submitter waits for it: the stall is also measured in real time, as the owner's parks are.
+     * The test steps the owner as its thread would, until the step has run (bounded by the guard).
+     */
+    @Test
+    void theWatchdogMovesAStalledContinuationEvenIfTheTimersClockStandsStill() throws Exception {
+        ManualTimeSource clock = new ManualTimeSource();
+        FaultThreads threads = new FaultThreads("slot-frozen");
+        WheelTimer timer = manualPool(clock, threads, 2);
+        try {
+            CountDownLatch submitted = new CountDownLatch(1);
+            CountDownLatch stepRan = new CountDownLatch(1);
+            Future<Boolean> task = timer.submit(() -> {
+                timer.execute(stepRan::countDown);
+                submitted.countDown();
+                return stepRan.await(GUARD_SECONDS, TimeUnit.SECONDS);
+            });
+            assertTrue(submitted.await(GUARD_SECONDS, TimeUnit.SECONDS), "the task submitted its step");
+            OwnerLoop loop = OwnerLoop.of(timer);
+            long giveUp = System.nanoTime() + TimeUnit.SECONDS.toNanos(GUARD_SECONDS);
+            while (stepRan.getCount() > 0 && System.nanoTime() - giveUp < 0) {
+                loop.step(); // the clock never moves
+                stepRan.await(PoolOwnerSide.STALL_NANOS, TimeUnit.NANOSECONDS); // the owner's timed park, in effect
+            }
+            assertTrue(task.get(GUARD_SECONDS, TimeUnit.SECONDS), "the step ran while its submitter waited");
+            assertEquals(1, timer.pool().slotMoves());
+        } finally {
+            timer.shutdownNow();
+        }
+    }
+
+    /**
+     * A task that submits two tasks (a fan-out, not a chain) gets both running on other workers at once: the first
+     * leaves the slot for the queue when the second comes. The task waits for both; the watchdog never looks here.
+     */
+    @Test
+    void aFanOutFromATaskRunsOnOtherWorkersWithoutTheWatchdog() throws Exception {
+        FaultThreads threads = new FaultThreads("slot-fan");
+        WheelTimer timer = manualPool(new ManualTimeSource(), threads, 3);
+        try {
+            CountDownLatch both = new CountDownLatch(2);
+            Future<Boolean> task = timer.submit(() -> {
+                timer.execute(both::countDown);
+                timer.execute(both::countDown);
+                return both.await(GUARD_SECONDS, TimeUnit.SECONDS);
+            });
+            assertTrue(task.get(2 * GUARD_SECONDS, TimeUnit.SECONDS), "both ran while their submitter waited");
+            assertEquals(0, timer.pool().slotMoves(), "not the watchdog's move");
+        } finally {
+            timer.shutdownNow();
+        }
+    }
+
+    /**
      * {@code get()} on a step in the caller's own slot hands the step on before it blocks: it runs on another worker
      * at once, with no owner step (the watchdog never looks in this test).
      */
