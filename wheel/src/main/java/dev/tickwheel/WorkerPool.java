@@ -17,8 +17,10 @@ import java.util.function.Consumer;
  * directly, never through the owner. The owner's side of it (each step's chain, and the watchdog) is
  * {@link PoolOwnerSide}; the standby for the next due timer is {@link StandbySlot}; the batches workers hold, the
  * steals from them and the hand-back's look at them are {@link HeldBatches}; the idle workers (the one spinner, the
- * stack of parked workers, the awake count and its cap) and the wake-up handshake are {@link IdleWorkers}; this class
- * is the workers' take-and-run loop, the producers' push, a worker's start, and the lifecycle.
+ * stack of parked workers, the awake count and its cap) and the wake-up handshake are {@link IdleWorkers}; each
+ * worker's slot for the one task its running task submitted (a chain's next step, run next by the same worker) is
+ * {@link ContinuationSlots}; this class is the workers' take-and-run loop, the producers' push, a worker's start, and
+ * the lifecycle.
  *
  * <h2>The contract it keeps</h2>
  * A slow or blocked task holds only its worker, never the owner, and never the timers queued behind it or left in
@@ -30,7 +32,8 @@ import java.util.function.Consumer;
  * each by exactly one claim, through the batch's claim word: {@link HandOffBatch}): a worker, which runs it, or
  * {@link #handBack} (shutdownNow) or {@link #failQueued} (owner failure), which claim it, queued or left in a held
  * batch; the
- * timer's own state word then decides whether it runs, is returned or fails. While a timer is queued here only the
+ * timer's own state word then decides whether it runs, is returned or fails. A timer in a worker's continuation
+ * slot is taken the same way, by exactly one CAS: its worker's, the watchdog's move, or the hand-back's. While a timer is queued here only the
  * pool may claim its run (see {@code ScheduledTimer.claimRun}): the queue owns the timer's link until it is taken.
  * shutdownNow interrupts every worker, as the JDK's pool does.
  *
