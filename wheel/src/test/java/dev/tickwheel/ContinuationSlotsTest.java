@@ -163,11 +163,13 @@ class ContinuationSlotsTest {
     }
 
     /**
-     * A task that submits two tasks (a fan-out, not a chain) gets both running on other workers at once: the first
-     * leaves the slot for the queue when the second comes. The task waits for both; the watchdog never looks here.
+     * A task that submits two tasks (a fan-out, not a chain) gets both onto the queue at once, in order: the first
+     * leaves the slot for the queue when the second comes, and no slot is left for the watchdog to move. The test
+     * steps the owner while it waits, as its thread would: the worker the push starts may lose the start to the
+     * thread still starting the task's own worker, and then the watchdog adds one (a queue stall, not a slot's).
      */
     @Test
-    void aFanOutFromATaskRunsOnOtherWorkersWithoutTheWatchdog() throws Exception {
+    void aFanOutFromATaskLeavesNothingInItsSlot() throws Exception {
         FaultThreads threads = new FaultThreads("slot-fan");
         WheelTimer timer = manualPool(new ManualTimeSource(), threads, 3);
         try {
@@ -177,25 +179,35 @@ class ContinuationSlotsTest {
                 timer.execute(both::countDown);
                 return both.await(GUARD_SECONDS, TimeUnit.SECONDS);
             });
-            assertTrue(task.get(2 * GUARD_SECONDS, TimeUnit.SECONDS), "both ran while their submitter waited");
-            assertEquals(0, timer.pool().slotMoves(), "not the watchdog's move");
+            stepOwnerUntil(timer, both);
+            assertTrue(task.get(GUARD_SECONDS, TimeUnit.SECONDS), "both ran while their submitter waited");
+            assertEquals(0, timer.pool().slotMoves(), "nothing was left in the slot for the watchdog to move");
         } finally {
             timer.shutdownNow();
         }
     }
 
     /**
-     * {@code get()} on a step in the caller's own slot hands the step on before it blocks: it runs on another worker
-     * at once, with no owner step (the watchdog never looks in this test).
+     * {@code get()} on a step in the caller's own slot hands the step on before it blocks: it is queued for another
+     * worker at once, not left for the watchdog to move. The owner is stepped while the test waits (see the fan-out
+     * test: the worker the hand-on starts may lose the start to the thread still starting the task's own).
      */
     @Test
-    void getOnAContinuationInTheCallersOwnSlotDoesNotWaitForTheWatchdog() throws Exception {
+    void getOnAContinuationInTheCallersOwnSlotHandsItOnAtOnce() throws Exception {
         FaultThreads threads = new FaultThreads("slot-get");
         WheelTimer timer = manualPool(new ManualTimeSource(), threads, 2);
         try {
-            Future<Integer> task = timer.submit(() -> timer.submit(() -> 42).get(GUARD_SECONDS, TimeUnit.SECONDS));
-            assertEquals(42, task.get(2 * GUARD_SECONDS, TimeUnit.SECONDS));
-            assertEquals(0, timer.pool().slotMoves(), "not the watchdog's move");
+            CountDownLatch returned = new CountDownLatch(1);
+            Future<Integer> task = timer.submit(() -> {
+                try {
+                    return timer.submit(() -> 42).get(GUARD_SECONDS, TimeUnit.SECONDS);
+                } finally {
+                    returned.countDown();
+                }
+            });
+            stepOwnerUntil(timer, returned);
+            assertEquals(42, task.get(GUARD_SECONDS, TimeUnit.SECONDS));
+            assertEquals(0, timer.pool().slotMoves(), "handed on by get(), not moved by the watchdog");
         } finally {
             timer.shutdownNow();
         }
@@ -229,6 +241,23 @@ class ContinuationSlotsTest {
         assertEquals(1, stepRan.getCount(), "the handed-back step did not run");
         back.get(0).run();
         assertEquals(0, stepRan.getCount(), "it is the step: the caller can run it");
+    }
+
+    /**
+     * Waits a second for {@code latch}, then steps the manually driven owner, as its thread would, until it is
+     * released (bounded by the guard): each wait between steps is on the latch itself, for at most the watchdog's
+     * stall, as the owner's timed park. The second first: the task has long passed the point the test is about
+     * before the watchdog's first look, so the watchdog can only rescue what that point left behind.
+     */
+    private static void stepOwnerUntil(WheelTimer timer, CountDownLatch latch) throws InterruptedException {
+        if (latch.await(1, TimeUnit.SECONDS)) {
+            return;
+        }
+        OwnerLoop loop = OwnerLoop.of(timer);
+        long giveUp = System.nanoTime() + TimeUnit.SECONDS.toNanos(GUARD_SECONDS);
+        while (!latch.await(PoolOwnerSide.STALL_NANOS, TimeUnit.NANOSECONDS) && System.nanoTime() - giveUp < 0) {
+            loop.step();
+        }
     }
 
     private static void await(CountDownLatch latch) {
