@@ -35,31 +35,20 @@ import org.openjdk.jcstress.infra.results.II_Result;
 @State
 public class BrokenSlotFillVsOwnerPark {
 
-    private final WheelTimer timer = Rigs.ownPool(new ManualClock());
-    private final WorkerPool pool = timer.pool();
-    private final WorkerPool.Worker w = pool.detachedWorkerInTask(null);
-    private final ScheduledTimer<?> continuation = Rigs.handedOff();
-    /** Written by the owner's actor, read by the arbiter. */
-    private long planned;
+    private final SlotParkRig rig = new SlotParkRig(false);
 
     @Actor
     public void task() {
-        pool.slots.fillWithoutHint(w, continuation); // BROKEN: no hint, a release store
+        rig.pool.slots.fillWithoutHint(rig.w, rig.continuation); // BROKEN: no hint, a release store
     }
 
     @Actor
     public void owner() {
-        OwnerLoop loop = OwnerLoop.of(timer);
-        loop.step();
-        planned = loop.ownerPark.planPark();
+        rig.stepAndPlan();
     }
 
     @Arbiter
     public void after(II_Result r) {
-        r.r1 = Rigs.planKind(planned);
-        r.r2 = OwnerPark.of(timer).isAwake() ? 1 : 0;
-        if (pool.slotOf(w) != continuation) {
-            r.r1 = -1; // the fill did not happen: the test tests nothing
-        }
+        rig.settle(r);
     }
 }

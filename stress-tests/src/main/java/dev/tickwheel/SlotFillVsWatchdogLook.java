@@ -3,7 +3,6 @@ package dev.tickwheel;
 import static org.openjdk.jcstress.annotations.Expect.ACCEPTABLE;
 import static org.openjdk.jcstress.annotations.Expect.FORBIDDEN;
 
-import java.util.concurrent.TimeUnit;
 import org.openjdk.jcstress.annotations.Actor;
 import org.openjdk.jcstress.annotations.Arbiter;
 import org.openjdk.jcstress.annotations.Description;
@@ -41,38 +40,20 @@ import org.openjdk.jcstress.infra.results.II_Result;
 @State
 public class SlotFillVsWatchdogLook {
 
-    private final WheelTimer timer = WheelTimer.builder().timeSource(new ManualClock()).tick(1, TimeUnit.MILLISECONDS)
-            .manualDrive().ownerBatch(Rigs.BATCH).workerThreads(2).threadFactory(r -> {
-                throw new IllegalStateException("no thread is started in this test");
-            }).build();
-    private final WorkerPool pool = timer.pool();
-    private final WorkerPool.Worker w = pool.detachedWorkerInTask(null);
-    private final ScheduledTimer<?> continuation = Rigs.handedOff();
-    /** Written by the owner's actor, read by the arbiter. */
-    private long planned;
-
-    public SlotFillVsWatchdogLook() {
-        pool.slots.hint = true; // left set by an earlier fill, whose continuation has run since
-    }
+    private final SlotParkRig rig = new SlotParkRig(true);
 
     @Actor
     public void task() {
-        pool.runAsTaskOf(w, () -> pool.submitNow(continuation)); // empty queue: a fill
+        rig.fill(); // empty queue: a fill
     }
 
     @Actor
     public void owner() {
-        OwnerLoop loop = OwnerLoop.of(timer);
-        // The watchdog's look as a step makes it (the step's work before it touches no slot), so that it meets the
-        // fill: it clears the hint, then looks at the slots.
-        pool.watch(0L);
-        loop.step(); // the next step's look: it scans the slots only if the hint is set again
-        planned = loop.ownerPark.planPark();
+        rig.lookStepAndPlan();
     }
 
     @Arbiter
     public void after(II_Result r) {
-        r.r1 = Rigs.planKind(planned);
-        r.r2 = OwnerPark.of(timer).isAwake() ? 1 : 0;
+        rig.settle(r);
     }
 }

@@ -58,3 +58,63 @@ final class SlotRig {
         return new int[] {taken == timer ? 1 : taken == null ? 0 : 100, moved ? 1 : 0, handed, queued, inSlot};
     }
 }
+
+/**
+ * The state and steps of the fill-vs-owner races ({@link SlotFillVsOwnerPark}, {@link SlotFillVsWatchdogLook} and
+ * their broken twins): a manually driven timer whose pool has one detached worker inside a task (no thread is ever
+ * started: a watch that moves the continuation leaves it queued), the continuation that task submits, and the owner's
+ * steps and park plan.
+ */
+final class SlotParkRig {
+
+    private final WheelTimer timer = WheelTimer.builder().timeSource(new ManualClock())
+            .tick(1, java.util.concurrent.TimeUnit.MILLISECONDS).manualDrive().ownerBatch(Rigs.BATCH).workerThreads(2)
+            .threadFactory(r -> {
+                throw new IllegalStateException("no thread is started in this test");
+            }).build();
+    final WorkerPool pool = timer.pool();
+    final WorkerPool.Worker w = pool.detachedWorkerInTask(null);
+    final ScheduledTimer<?> continuation = Rigs.handedOff();
+    /** Written by the owner's actor, read by the arbiter. */
+    private long planned;
+
+    /** @param hintSet whether the slots' hint starts set (left by an earlier fill whose continuation has run since) */
+    SlotParkRig(boolean hintSet) {
+        pool.slots.hint = hintSet;
+    }
+
+    /** The task's submit, from inside the worker's task with the queue empty: the pool's fill. */
+    void fill() {
+        pool.runAsTaskOf(w, () -> pool.submitNow(continuation));
+    }
+
+    /** The owner: one step (its watch), then its park plan. */
+    void stepAndPlan() {
+        OwnerLoop loop = OwnerLoop.of(timer);
+        loop.step();
+        planned = loop.ownerPark.planPark();
+    }
+
+    /**
+     * The owner: the watchdog's look as a step makes it (the step's work before it touches no slot, so that the look
+     * meets the fill), then the next step, whose look scans the slots only if the hint is set again, then the plan.
+     */
+    void lookStepAndPlan() {
+        OwnerLoop loop = OwnerLoop.of(timer);
+        pool.watch(0L);
+        loop.step();
+        planned = loop.ownerPark.planPark();
+    }
+
+    /**
+     * {the plan (0 = must not park, 1 = park at most a tick, 2 = park with nothing due: indefinitely; -1 if the fill
+     * never reached the slot or the queue, and the test tested nothing), 1 if the owner is marked awake}.
+     */
+    void settle(org.openjdk.jcstress.infra.results.II_Result r) {
+        r.r1 = Rigs.planKind(planned);
+        r.r2 = OwnerPark.of(timer).isAwake() ? 1 : 0;
+        if (pool.slotOf(w) != continuation && pool.queue.isEmpty()) {
+            r.r1 = -1;
+        }
+    }
+}

@@ -108,14 +108,8 @@ class ContinuationSlotsTest {
         FaultThreads threads = new FaultThreads("slot-watch");
         WheelTimer timer = manualPool(clock, threads, 2);
         try {
-            CountDownLatch submitted = new CountDownLatch(1);
             CountDownLatch stepRan = new CountDownLatch(1);
-            Future<Boolean> task = timer.submit(() -> {
-                timer.execute(stepRan::countDown);
-                submitted.countDown();
-                return stepRan.await(GUARD_SECONDS, TimeUnit.SECONDS);
-            });
-            assertTrue(submitted.await(GUARD_SECONDS, TimeUnit.SECONDS), "the task submitted its step");
+            Future<Boolean> task = submitAStepAndWaitForIt(timer, stepRan);
             OwnerLoop loop = OwnerLoop.of(timer);
             loop.step(); // the watchdog's first look: notes the task
             assertEquals(0, timer.pool().slotMoves(), "nothing moved before a stall");
@@ -141,20 +135,9 @@ class ContinuationSlotsTest {
         FaultThreads threads = new FaultThreads("slot-frozen");
         WheelTimer timer = manualPool(clock, threads, 2);
         try {
-            CountDownLatch submitted = new CountDownLatch(1);
             CountDownLatch stepRan = new CountDownLatch(1);
-            Future<Boolean> task = timer.submit(() -> {
-                timer.execute(stepRan::countDown);
-                submitted.countDown();
-                return stepRan.await(GUARD_SECONDS, TimeUnit.SECONDS);
-            });
-            assertTrue(submitted.await(GUARD_SECONDS, TimeUnit.SECONDS), "the task submitted its step");
-            OwnerLoop loop = OwnerLoop.of(timer);
-            long giveUp = System.nanoTime() + TimeUnit.SECONDS.toNanos(GUARD_SECONDS);
-            while (stepRan.getCount() > 0 && System.nanoTime() - giveUp < 0) {
-                loop.step(); // the clock never moves
-                stepRan.await(PoolOwnerSide.STALL_NANOS, TimeUnit.NANOSECONDS); // the owner's timed park, in effect
-            }
+            Future<Boolean> task = submitAStepAndWaitForIt(timer, stepRan);
+            stepOwnerUntil(timer, stepRan); // the clock never moves
             assertTrue(task.get(GUARD_SECONDS, TimeUnit.SECONDS), "the step ran while its submitter waited");
             assertEquals(1, timer.pool().slotMoves());
         } finally {
@@ -241,6 +224,22 @@ class ContinuationSlotsTest {
         assertEquals(1, stepRan.getCount(), "the handed-back step did not run");
         back.get(0).run();
         assertEquals(0, stepRan.getCount(), "it is the step: the caller can run it");
+    }
+
+    /**
+     * Submits a task that submits one step and then waits for it on a latch (not through the step's future, so the
+     * step stays in the task's slot until the watchdog moves it), and returns once the task has submitted it.
+     */
+    private static Future<Boolean> submitAStepAndWaitForIt(WheelTimer timer, CountDownLatch stepRan)
+            throws InterruptedException {
+        CountDownLatch submitted = new CountDownLatch(1);
+        Future<Boolean> task = timer.submit(() -> {
+            timer.execute(stepRan::countDown);
+            submitted.countDown();
+            return stepRan.await(GUARD_SECONDS, TimeUnit.SECONDS);
+        });
+        assertTrue(submitted.await(GUARD_SECONDS, TimeUnit.SECONDS), "the task submitted its step");
+        return task;
     }
 
     /**
