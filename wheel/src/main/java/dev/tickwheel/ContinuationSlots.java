@@ -18,7 +18,8 @@ import java.util.function.Consumer;
  * no worker holds a batch with timers left (the queue's held hint): if work waits, the continuation goes behind it,
  * so that {@code execute}'s FIFO order holds for a single worker and timers due before it run before it. A second
  * submit from the same task is a fan-out, not a chain: the first is moved from the slot to the queue, and the second
- * pushed behind it, each with its wake-up, as before slots. A fill wakes
+ * pushed behind it with its signal (the worker that takes the first recruits one for the second, as after any take
+ * that leaves work queued). A fill wakes
  * nobody. Each of four takers empties it with one CAS from the timer to null, so exactly one of them has it:
  * <ul>
  *   <li>its worker, after the task that filled it returns, before it looks at the queue: it runs it;</li>
@@ -81,10 +82,11 @@ final class ContinuationSlots extends ContinuationSlotsFields {
     // ---- the worker's side ----
 
     /**
-     * Worker {@code w}, inside a task: keeps {@code t} (DISPATCHED) for itself if its slot and the pool's queue are
-     * both empty, and has the watchdog look (the hint, then the owner's plan).
+     * Worker {@code w}, inside a task: keeps {@code t} (DISPATCHED) for itself if its slot is empty, the pool's queue
+     * is empty and no worker holds a batch with timers left, and has the watchdog look (the hint, then the owner's
+     * plan). If the slot holds an earlier submit of the same task, that one is moved to the queue first (a fan-out).
      *
-     * @return whether the timer is in the slot (false: the caller pushes it to the queue)
+     * @return whether the timer is in the slot (false: the caller pushes it to the queue, with its signal)
      */
     boolean fill(WorkerPool.Worker w, ScheduledTimer<?> t) {
         if ((w.taskSeq & 1) == 0) {
