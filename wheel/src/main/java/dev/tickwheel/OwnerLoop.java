@@ -56,6 +56,17 @@ final class OwnerLoop {
      * by {@link OwnerPark#planPark()} (token holder).
      */
     boolean poolBacklog;
+    /**
+     * Whether the watchdogs' clock ({@link #watchNanos()}) runs on real time while the timer's clock stands still: a
+     * custom time source with an owner thread. Final. With the system's clock the two are one; a test that steps the
+     * loop itself (manual drive, no owner thread) keeps the timer's clock alone, so that its steps, not the real time
+     * between them, decide what the watchdogs see.
+     */
+    private final boolean watchFollowsRealTime;
+    /** The watchdogs' clock, and the timer's clock and real time at the last step that read it. Owner thread only. */
+    private long watchNanos;
+    private long watchedClockNanos;
+    private long watchedRealNanos;
     private final MessagePassingQueue.Consumer<ScheduledTimer<?>> starter = this::start;
     private final MessagePassingQueue.Consumer<ScheduledTimer<?>> reaper = this::reap;
     private final Consumer<ScheduledTimer<?>> expirer = this::expire;
@@ -74,6 +85,10 @@ final class OwnerLoop {
         this.batch = batch;
         this.stepHook = stepHook;
         this.ownerPark = new OwnerPark(this, port, dispatch, wheel, batch);
+        this.watchFollowsRealTime = !clock.isSystem() && port.owner != null;
+        this.watchNanos = clock.elapsedNanos();
+        this.watchedClockNanos = watchNanos;
+        this.watchedRealNanos = System.nanoTime();
     }
 
     /** @return the owner loop of a timer (for tests that step it, or inspect it between steps) */
@@ -135,7 +150,7 @@ final class OwnerLoop {
             wheel.increaseMinAllowedKey(target, Math.min(batch, room), expirer);
         }
         dispatchDue();
-        poolBacklog = dispatch.watch(clock.elapsedNanos());
+        poolBacklog = dispatch.watch(watchNanos());
         reapedLastStep = reaped > 0;
         long behind = target - wheel.minAllowedKey();
         port.counters.publishLag(behind > 0 ? behind * clock.tickNanos : 0L);
@@ -150,6 +165,26 @@ final class OwnerLoop {
             return false;
         }
         return reaped == batch || started == batch || behind > 0;
+    }
+
+    /**
+     * The clock the pool's watchdogs measure stalls on (owner thread only): the timer's clock while it moves, and real
+     * time while it stands still between two steps. A custom clock that nobody advances (a test's manual one) would
+     * otherwise hold work queued behind blocked workers for as long as it stood still, while the owner thread looks
+     * again every stall of real time (its timed parks are real time) and a JDK pool would have run the work at once.
+     * A clock that moves between steps is followed as it is, so a test that advances it decides what the watchdog
+     * sees. With the system's clock, or in manual drive, this is the timer's clock.
+     */
+    private long watchNanos() {
+        long now = clock.elapsedNanos();
+        if (!watchFollowsRealTime) {
+            return now;
+        }
+        long real = System.nanoTime();
+        watchNanos += now != watchedClockNanos ? now - watchedClockNanos : real - watchedRealNanos;
+        watchedClockNanos = now;
+        watchedRealNanos = real;
+        return watchNanos;
     }
 
     private void start(ScheduledTimer<?> t) {

@@ -36,6 +36,11 @@ final class TickClock {
         return time.nanoTime() - originNanos;
     }
 
+    /** @return whether the time source is the system's monotonic clock ({@link TimeSource#SYSTEM}) */
+    boolean isSystem() {
+        return time == TimeSource.SYSTEM;
+    }
+
     /** @return the tick now: the one whose interval holds the current time */
     long tickNow() {
         return elapsedNanos() / tickNanos;

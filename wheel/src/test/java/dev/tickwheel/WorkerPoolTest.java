@@ -348,6 +348,39 @@ class WorkerPoolTest {
     }
 
     /**
+     * The same rescue on a timer whose clock stands still (a test's manual clock that nobody advances): the owner
+     * thread's looks are real time apart, so the watchdog measures the stall in real time while the timer's clock
+     * does not move. Every awake worker allowed (the awake cap) blocks in a task submitted from outside; one more
+     * task, due now, waits in the queue for the watchdog's extra worker. Before, the stall was measured on the
+     * timer's clock alone and the task waited until the clock moved (here: the 30 s guard).
+     */
+    @Test
+    void aTaskQueuedBehindBlockedWorkersRunsAlthoughTheTimersClockStandsStill() throws Exception {
+        int cap = Math.max(1, Runtime.getRuntime().availableProcessors() - 1);
+        WheelTimer timer = WheelTimer.builder().timeSource(new ManualTimeSource()).workerThreads(cap + 1).build();
+        assertEquals(cap, timer.pool().idleWorkers.awakeCap);
+        CountDownLatch blocked = new CountDownLatch(cap);
+        CountDownLatch release = new CountDownLatch(1);
+        try {
+            for (int i = 0; i < cap; i++) {
+                timer.execute(() -> {
+                    blocked.countDown();
+                    ScheduledExecutorContractTest.awaitUninterruptibly(release);
+                });
+            }
+            assertTrue(blocked.await(30, TimeUnit.SECONDS), "every awake worker allowed is blocked in its task");
+            CountDownLatch ran = new CountDownLatch(1);
+            timer.execute(ran::countDown);
+            assertTrue(ran.await(30, TimeUnit.SECONDS), "the queued task ran on a worker the watchdog added");
+            assertTrue(timer.pool().stalls() >= 1, "the watchdog found the stall");
+        } finally {
+            release.countDown();
+            timer.shutdown();
+            assertTrue(timer.awaitTermination(30, TimeUnit.SECONDS));
+        }
+    }
+
+    /**
      * Timers due together go to the pool as one batch, which a worker takes whole. When the first task of that batch
      * blocks until the others have run, the rest must not wait for it: another worker steals them (recruited, or,
      * with the awake cap reached, added by the owner's watchdog), and the blocked task is then released by them.
