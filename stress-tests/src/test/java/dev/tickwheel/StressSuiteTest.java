@@ -53,7 +53,7 @@ class StressSuiteTest {
             "dev.tickwheel.ScheduleSpillVsParkPlan", "dev.tickwheel.ScheduleResizeVsParkPlan",
             "dev.tickwheel.ScheduleResizeVsShutdownNow",
             "dev.tickwheel.GetReleasedByFire",
-            "dev.tickwheel.GetReleasedByCancel",
+            "dev.tickwheel.GetReleasedByCancel", "dev.tickwheel.GetVsReleaseCompletion",
             "dev.tickwheel.ShutdownVsPeriodicReschedule",
             "dev.tickwheel.CancelVsShutdownNow",
             "dev.tickwheel.ScheduleVsShutdown",
@@ -102,7 +102,7 @@ class StressSuiteTest {
             "dev.tickwheel.BrokenOwnerFailureVsTake",
             "dev.tickwheel.BrokenSlotTakeVsMove", "dev.tickwheel.BrokenSlotTakeVsHandBack",
             "dev.tickwheel.BrokenSlotMoveVsHandBack", "dev.tickwheel.BrokenSlotFillVsOwnerPark",
-            "dev.tickwheel.BrokenSlotFillVsWatchdogLook");
+            "dev.tickwheel.BrokenSlotFillVsWatchdogLook", "dev.tickwheel.BrokenGetVsReleaseCompletion");
 
     @Test
     void testListNamesEveryTestAndNothingElse() {

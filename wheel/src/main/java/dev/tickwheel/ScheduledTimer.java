@@ -213,7 +213,7 @@ class ScheduledTimer<V> extends TimerState<V> implements RunnableScheduledFuture
             return false;
         }
         taskOrOutcome = outcome;
-        setPhase(phase); // sv: releases the outcome
+        completePhase(phase); // a release store: publishes the outcome; waiters do not park on COMPLETING
         releaseWaiters();
         if (returned) {
             return false;

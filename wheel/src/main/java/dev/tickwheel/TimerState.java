@@ -239,6 +239,16 @@ abstract class TimerState<V> extends TimingWheel.Node implements Future<V> {
         state = withPhase(state, phase);
     }
 
+    /**
+     * A run's end: COMPLETING &rarr; {@code phase} (COMPLETED or FAILED) by a release store, which publishes the
+     * outcome stored before it, with no full fence. Safe for the waiters because none parks on COMPLETING: a
+     * {@code get()} that reads it yields and reads again, as {@code FutureTask}'s waiters do, so their Dekker pair
+     * with {@link #releaseWaiters()} is the CAS into COMPLETING (a full fence) before its read of the stack.
+     */
+    final void completePhase(int phase) {
+        STATE.setRelease(this, withPhase((long) STATE.get(this), phase)); // the word is this thread's while COMPLETING
+    }
+
     /** @return false: a one-shot timer */
     @Override
     public boolean isCancelled() {
@@ -255,7 +265,18 @@ abstract class TimerState<V> extends TimingWheel.Node implements Future<V> {
     @Override
     public V get() throws InterruptedException, ExecutionException {
         if (phase() < COMPLETED) {
-            await(false, false, 0L);
+            await(false, false, 0L, true);
+        }
+        return report(phase());
+    }
+
+    /**
+     * jcstress only ({@code BrokenGetVsReleaseCompletion}): {@code get()} whose wait parks on COMPLETING as on any
+     * phase before it, to show why the real wait yields there. Never called by the library.
+     */
+    final V getParkingOnCompleting() throws InterruptedException, ExecutionException {
+        if (phase() < COMPLETED) {
+            await(false, false, 0L, false);
         }
         return report(phase());
     }
@@ -263,7 +284,7 @@ abstract class TimerState<V> extends TimingWheel.Node implements Future<V> {
     @Override
     public V get(long timeout, TimeUnit unit) throws InterruptedException, ExecutionException, TimeoutException {
         long nanos = unit.toNanos(timeout);
-        if (phase() < COMPLETED && !await(false, true, nanos)) {
+        if (phase() < COMPLETED && !await(false, true, nanos, true)) {
             throw new TimeoutException("not done after " + timeout + " " + unit);
         }
         return report(phase());
@@ -289,7 +310,7 @@ abstract class TimerState<V> extends TimingWheel.Node implements Future<V> {
 
     /** {@code cancelAndAwait}'s wait: until no run is in progress; false if it timed out. */
     final boolean awaitNoRun(boolean timed, long nanos) throws InterruptedException {
-        return await(true, timed, nanos);
+        return await(true, timed, nanos, true);
     }
 
     /**
@@ -297,11 +318,14 @@ abstract class TimerState<V> extends TimingWheel.Node implements Future<V> {
      * counts, as cancelled) or, for {@code noRun}, until {@link #runInProgress()} is false; or until interrupted
      * or timed out. A waiter pushes itself (cas) before it reads what it waits for; whoever makes it true stores
      * that (volatile: the terminal phase, or a runner's clear of its thread) before it reads the stack in
-     * {@link #releaseWaiters()}: one of the two sees the other.
+     * {@link #releaseWaiters()}: one of the two sees the other. A run's end is the exception: its CAS into
+     * COMPLETING is the store in that pair and its terminal phase a release store after it ({@link #completePhase}),
+     * so a {@code get()} that reads COMPLETING yields instead of parking.
      *
      * @return whether the condition holds (false: timed out)
      */
-    private boolean await(boolean noRun, boolean timed, long nanos) throws InterruptedException {
+    private boolean await(boolean noRun, boolean timed, long nanos, boolean yieldOnCompleting)
+            throws InterruptedException {
         final long deadline = timed ? System.nanoTime() + nanos : 0L;
         WaitNode q = null;
         boolean queued = false;
@@ -313,7 +337,8 @@ abstract class TimerState<V> extends TimingWheel.Node implements Future<V> {
                 q = null;
                 queued = false;
             }
-            if (noRun ? !runInProgress() : phase() >= COMPLETED) {
+            int p = noRun ? NEW : phase();
+            if (noRun ? !runInProgress() : p >= COMPLETED) {
                 if (q != null) {
                     q.thread = null;
                 }
@@ -324,6 +349,13 @@ abstract class TimerState<V> extends TimingWheel.Node implements Future<V> {
                     removeWaiter(q);
                 }
                 throw new InterruptedException();
+            }
+            if (p == COMPLETING && yieldOnCompleting) {
+                // The outcome is being written, and its phase store is a release with no fence after it
+                // (completePhase): the runner may have read the stack before this waiter's push, so never park on
+                // COMPLETING. It lasts a few instructions, unless the runner is descheduled inside them.
+                Thread.yield();
+                continue;
             }
             if (q == null) {
                 if (timed && nanos <= 0L) {
@@ -360,8 +392,10 @@ abstract class TimerState<V> extends TimingWheel.Node implements Future<V> {
     /** Called after the terminal phase is stored: wakes every waiter. */
     final void releaseWaiters() {
         // Read first, so the common case (nobody waits) costs a load, not an atomic swap. Safe: the caller stored the
-        // terminal phase (volatile) before this volatile load, and a waiter's push (cas) comes before its own load
-        // of the phase, so if this load misses a push, that waiter's load sees the terminal phase and it never parks.
+        // terminal phase (volatile) before this volatile load, or, at a run's end, CASed COMPLETING before it (the
+        // terminal phase then follows as a release store, and waiters yield on COMPLETING); a waiter's push (cas)
+        // comes before its own load of the phase, so if this load misses a push, that waiter's load sees the
+        // terminal phase, or COMPLETING, and it never parks.
         if (waiters == null) {
             return;
         }
