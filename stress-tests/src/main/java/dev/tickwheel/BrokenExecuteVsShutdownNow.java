@@ -52,7 +52,7 @@ public class BrokenExecuteVsShutdownNow {
         ScheduledTimer<Void> t = new ScheduledTimer<>(timer, (Runnable) () -> { }, 0, 0L);
         t.initHandedOff();
         timer.counters.submittedNow.increment(); // counted as acceptNow counts it, so serial runs balance
-        pool.submitNow(t);
+        pool.submitNow(t, null);
     }
 
     @Actor

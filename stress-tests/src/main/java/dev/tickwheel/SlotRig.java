@@ -20,7 +20,7 @@ final class SlotRig {
     private boolean moved;
 
     SlotRig() {
-        pool.runAsTaskOf(w, () -> pool.submitNow(timer)); // from inside w's task, with the queue empty: a fill
+        pool.runAsTaskOf(w, () -> pool.submitNow(timer, null)); // from inside w's task, with the queue empty: a fill
         if (pool.slotOf(w) != timer) {
             throw new IllegalStateException("the task's submit did not fill its worker's slot");
         }
@@ -85,7 +85,7 @@ final class SlotParkRig {
 
     /** The task's submit, from inside the worker's task with the queue empty: the pool's fill. */
     void fill() {
-        pool.runAsTaskOf(w, () -> pool.submitNow(continuation));
+        pool.runAsTaskOf(w, () -> pool.submitNow(continuation, null));
     }
 
     /** The owner: one step (its watch), then its park plan. */

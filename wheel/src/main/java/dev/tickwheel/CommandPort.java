@@ -243,8 +243,10 @@ abstract class CommandPort extends AbstractExecutorService {
             throw rejected("maxPending " + counters.maxPending + " timers are already pending");
         }
         t.initHandedOff();
-        counters.submittedNow.increment(); // counts it as scheduled and handed off, before anyone can end it
-        pool.submitNow(t); // an atomic swap: the store-load pair with the re-read below
+        // Counted as scheduled and handed off before anyone can end it (by the pool, before its fill or push: in the
+        // submitting worker's own count from a pool task, else in the shared adder); the push is an atomic swap: the
+        // store-load pair with the re-read below.
+        pool.submitNow(t, counters.submittedNow);
         if (runState != ACTIVE && t.revokeHandedOff()) {
             counters.revokedAccepts.increment();
             counters.revokedNow.increment();

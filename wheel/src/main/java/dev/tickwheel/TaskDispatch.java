@@ -67,10 +67,13 @@ abstract class TaskDispatch {
     }
 
     /**
-     * Any thread: hands over a timer due now, already DISPATCHED (only if {@link #takesWorkDueNow()}). The caller
-     * then re-reads the run state, as for a start (see {@code CommandPort.acceptNow}).
+     * Any thread: hands over a timer due now, already DISPATCHED (only if {@link #takesWorkDueNow()}), and counts it
+     * as submitted before it hands it on: in {@code countFromOutside} (null: not counted, for tests that race the
+     * hand-off alone), or, from one of the pool's own tasks, in a count of that worker's own
+     * ({@link #submittedByWorkers()}). The caller then re-reads the run state, as for a start (see
+     * {@code CommandPort.acceptNow}).
      */
-    void submitNow(ScheduledTimer<?> t) {
+    void submitNow(ScheduledTimer<?> t, java.util.concurrent.atomic.LongAdder countFromOutside) {
         throw new UnsupportedOperationException("work due now goes through the owner thread here");
     }
 
@@ -116,6 +119,14 @@ abstract class TaskDispatch {
      *         {@code CommandPort.onEndedInPool}; metrics, any thread)
      */
     long endedInPool() {
+        return 0;
+    }
+
+    /**
+     * @return timers due now that the own pool's tasks submitted, counted by their workers (see {@link #submitNow};
+     *         metrics, any thread)
+     */
+    long submittedByWorkers() {
         return 0;
     }
 

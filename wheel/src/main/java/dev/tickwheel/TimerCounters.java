@@ -32,7 +32,10 @@ final class TimerCounters {
      */
     private final LongAdder endedOtherwise = new LongAdder();
     private final LongAdder rejected = new LongAdder();
-    /** Timers due now pushed straight to the pool (execute, submit, a delay of zero or less); any thread. */
+    /**
+     * Timers due now pushed straight to the pool (execute, submit, a delay of zero or less) from outside it; any
+     * thread. Those that the pool's own tasks submit are counted by their workers ({@link TaskDispatch#submittedByWorkers}).
+     */
     final LongAdder submittedNow = new LongAdder();
     /** Of those, the ones a racing shutdown revoked (also in revokedAccepts); any thread. */
     final LongAdder revokedNow = new LongAdder();
@@ -118,7 +121,9 @@ final class TimerCounters {
         long notNew = resubmitted.sum() + revokedAccepts.sum() + moves.sum();
         long scheduled = starts.producerIndex() - notNew;
         long revokedNow = this.revokedNow.sum();
-        long now = submittedNow.sum(); // after its corrections (revokedAccepts, revokedNow), as the start index
+        // After its corrections (revokedAccepts, revokedNow), as the start index; with the pool tasks' own submits,
+        // which each worker counts itself (read after the ends: a submit comes before its timer's end).
+        long now = submittedNow.sum() + dispatch.submittedByWorkers();
         scheduled += now;
         long pending = maxPending != Long.MAX_VALUE ? pendingLimited.get() : scheduled - cancelled - ended;
         long fired = firedPublished + now - revokedNow;

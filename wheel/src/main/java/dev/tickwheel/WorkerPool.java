@@ -75,6 +75,7 @@ final class WorkerPool extends TaskDispatch {
     private static final VarHandle STARTING;
     private static final VarHandle TASK_SEQ;
     private static final VarHandle ENDED;
+    private static final VarHandle SUBMITTED;
 
     static {
         try {
@@ -82,6 +83,7 @@ final class WorkerPool extends TaskDispatch {
             STARTING = lookup.findVarHandle(WorkerPool.class, "starting", int.class);
             TASK_SEQ = lookup.findVarHandle(WorkerFields.class, "taskSeq", int.class);
             ENDED = lookup.findVarHandle(WorkerFields.class, "ended", long.class);
+            SUBMITTED = lookup.findVarHandle(WorkerFields.class, "submitted", long.class);
         } catch (ReflectiveOperationException e) {
             throw new ExceptionInInitializerError(e);
         }
@@ -202,6 +204,13 @@ final class WorkerPool extends TaskDispatch {
          * never reused, so a worker that exited keeps its count.
          */
         long ended;
+        /**
+         * Timers due now that this worker's tasks submitted, counted here instead of in the timer's shared adder
+         * ({@code TimerCounters.submittedNow}): written by the worker only, a release store before the fill or push
+         * that hands the timer on (so any thread that sees the timer's end, through the worker that ran it, sees this
+         * count); read by metrics (acquire), which sums every worker's.
+         */
+        long submitted;
 
         WorkerFields(WorkerPool pool, int id) {
             this.pool = pool;
@@ -289,9 +298,10 @@ final class WorkerPool extends TaskDispatch {
      * one of the pool's own tasks, uncapped (see below).
      */
     @Override
-    void submitNow(ScheduledTimer<?> t) {
+    void submitNow(ScheduledTimer<?> t, LongAdder countFromOutside) {
         Worker me = CURRENT.get();
         if (me != null && me.pool == this) {
+            SUBMITTED.setRelease(me, me.submitted + 1); // before the fill or push that hands it on
             // From one of this pool's own tasks: kept in the worker's slot for it to run next when nothing waits
             // before it (see ContinuationSlots); else pushed, with an uncapped signal, as the JDK's pool gives a
             // submitted task an idle thread (the submitting task may wait for it). If no worker could be had
@@ -304,6 +314,9 @@ final class WorkerPool extends TaskDispatch {
                 nudgeOwner();
             }
         } else {
+            if (countFromOutside != null) {
+                countFromOutside.increment();
+            }
             queue.push(t);
             if (!idleWorkers.signal(idleWorkers.awakeCap)) {
                 nudgeOwner();
@@ -760,6 +773,17 @@ final class WorkerPool extends TaskDispatch {
         for (Worker w : workers) {
             if (w != null) {
                 sum += (long) ENDED.getAcquire(w);
+            }
+        }
+        return sum;
+    }
+
+    @Override
+    long submittedByWorkers() {
+        long sum = 0;
+        for (Worker w : workers) { // every slot, as endedInPool: a miss only reads low, and it is read last
+            if (w != null) {
+                sum += (long) SUBMITTED.getAcquire(w);
             }
         }
         return sum;
