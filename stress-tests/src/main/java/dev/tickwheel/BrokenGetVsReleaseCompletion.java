@@ -34,6 +34,7 @@ public class BrokenGetVsReleaseCompletion {
 
     @Actor
     public void waiter() throws InterruptedException, ExecutionException {
+        rig.awaitStackRead(); // the completer has read the stack and holds COMPLETING
         ReleaseCompletionRig.check(rig.future.getParkingOnCompleting());
     }
 

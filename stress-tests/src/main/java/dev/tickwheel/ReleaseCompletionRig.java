@@ -6,20 +6,24 @@ import java.util.concurrent.TimeUnit;
 /**
  * The state of {@link GetVsReleaseCompletion} and its broken twin: a one-shot future already running (claimed and
  * started by the constructing thread, as a caller's {@code run()} would), and a completer that ends it as a release
- * store allows the hardware to: it reads the waiter stack ({@link TimerState#releaseWaiters()}) before its store of
- * COMPLETED ({@link TimerState#completePhase}) is visible, here staged in program order, with a pause between the
- * two so that a waiter arriving meanwhile finds COMPLETING. The library's own run stores, then reads; a release store
- * lets the read pass the store, which is this order.
+ * store of the terminal phase allows the hardware to: the first read of the waiter stack, the null check in
+ * {@link TimerState#releaseWaiters()}, passes the store ({@link TimerState#completePhase}); the swap and the unparks,
+ * release writes, stay after it. Staged in program order: the completer reads the stack ({@link TimerState#hasWaiters}),
+ * says so ({@link #stackRead}), holds COMPLETING for a while, stores COMPLETED, and then releases the waiters only if
+ * its read saw any. The waiter starts its {@code get()} only once the stack has been read, so that it reads COMPLETING
+ * and, if it pushes itself, does so after the completer's read: the interleaving that a release store makes possible.
  */
 final class ReleaseCompletionRig {
 
     static final String VALUE = "fired";
-    /** Spin-waits between the completer's read of the stack and its store of the terminal phase. */
-    private static final int PAUSE_SPINS = 2_000;
+    /** How long the completer holds COMPLETING after its read of the stack: ample for the waiter to push and park. */
+    private static final long PAUSE_NANOS = 1_000_000;
 
     private final ManualClock clock = new ManualClock();
     private final WheelTimer timer = Rigs.direct(clock);
     final ScheduledTimer<String> future;
+    /** Set by the completer once it has read the waiter stack; the waiter waits for it before its {@code get()}. */
+    volatile boolean stackRead;
 
     @SuppressWarnings("unchecked")
     ReleaseCompletionRig() {
@@ -34,17 +38,29 @@ final class ReleaseCompletionRig {
         }
     }
 
-    /** The run's end, with the read of the waiter stack moved before the terminal phase's store. */
+    /** The run's end, with the stack's null check moved before the terminal phase's store (see the class comment). */
     void completeReadingStackFirst() {
         if (!future.casPhase(TimerState.RUNNING, TimerState.COMPLETING)) {
             throw new IllegalStateException("the running timer must move to COMPLETING");
         }
         future.taskOrOutcome = VALUE;
-        future.releaseWaiters();
-        for (int i = 0; i < PAUSE_SPINS; i++) {
+        boolean anyWaiter = future.hasWaiters();
+        stackRead = true;
+        long until = System.nanoTime() + PAUSE_NANOS;
+        while (System.nanoTime() - until < 0) {
             Thread.onSpinWait();
         }
         future.completePhase(TimerState.COMPLETED);
+        if (anyWaiter) {
+            future.releaseWaiters();
+        }
+    }
+
+    /** The waiter's side: waits until the completer has read the stack. */
+    void awaitStackRead() {
+        while (!stackRead) {
+            Thread.onSpinWait();
+        }
     }
 
     static void check(String v) {

@@ -89,6 +89,10 @@ abstract class TimerState<V> extends TimingWheel.Node implements Future<V> {
 
     private static final VarHandle STATE;
     private static final VarHandle WAITERS;
+    /** Yields of a {@code get()} that finds a run's outcome being written (COMPLETING), before it parks between looks. */
+    static final int COMPLETING_YIELDS = 64;
+    /** How long such a {@code get()} parks between looks once it has yielded that often (never without a timeout). */
+    static final long COMPLETING_PARK_NANOS = 50_000;
     /** For the runner's volatile clear of its thread, and cancelAndAwait's volatile reads of it. */
     static final VarHandle TASK_OR_OUTCOME;
 
@@ -329,6 +333,7 @@ abstract class TimerState<V> extends TimingWheel.Node implements Future<V> {
         final long deadline = timed ? System.nanoTime() + nanos : 0L;
         WaitNode q = null;
         boolean queued = false;
+        int completingLooks = 0;
         for (;;) {
             if (queued && q.thread == null) {
                 // Released (a volatile read: what the releaser stored before it released is visible now), but a
@@ -344,18 +349,38 @@ abstract class TimerState<V> extends TimingWheel.Node implements Future<V> {
                 }
                 return true;
             }
+            if (p == COMPLETING && yieldOnCompleting) {
+                // The outcome is being written, and its phase store is a release with no fence after it
+                // (completePhase): the runner may have read the stack before this waiter's push, so never park on
+                // COMPLETING without a timeout. It lasts a few instructions, unless the runner is descheduled inside
+                // them: yield first, before looking at interrupts, as FutureTask does (the outcome is decided, and
+                // isDone() already says so); past COMPLETING_YIELDS, look at interrupts and the deadline, and park
+                // briefly between looks, so that a runner that never leaves COMPLETING (a VM error inside its last
+                // store) costs the waiter neither its interrupt, nor its timeout, nor a spinning CPU.
+                if (++completingLooks <= COMPLETING_YIELDS) {
+                    Thread.yield();
+                    continue;
+                }
+                if (Thread.interrupted()) {
+                    if (q != null) {
+                        removeWaiter(q);
+                    }
+                    throw new InterruptedException();
+                }
+                if (timed && deadline - System.nanoTime() <= 0L) {
+                    if (q != null) {
+                        removeWaiter(q);
+                    }
+                    return phase() >= COMPLETED;
+                }
+                LockSupport.parkNanos(this, COMPLETING_PARK_NANOS);
+                continue;
+            }
             if (Thread.interrupted()) {
                 if (q != null) {
                     removeWaiter(q);
                 }
                 throw new InterruptedException();
-            }
-            if (p == COMPLETING && yieldOnCompleting) {
-                // The outcome is being written, and its phase store is a release with no fence after it
-                // (completePhase): the runner may have read the stack before this waiter's push, so never park on
-                // COMPLETING. It lasts a few instructions, unless the runner is descheduled inside them.
-                Thread.yield();
-                continue;
             }
             if (q == null) {
                 if (timed && nanos <= 0L) {
@@ -387,6 +412,11 @@ abstract class TimerState<V> extends TimingWheel.Node implements Future<V> {
      */
     void beforeBlock() {
         // nothing by default
+    }
+
+    /** jcstress only ({@code ReleaseCompletionRig}): whether a waiter is on the stack (the volatile read). */
+    final boolean hasWaiters() {
+        return waiters != null;
     }
 
     /** Called after the terminal phase is stored: wakes every waiter. */
