@@ -2,6 +2,7 @@ package dev.tickwheel;
 
 import java.util.concurrent.Executor;
 import java.util.concurrent.ThreadFactory;
+import java.util.concurrent.atomic.LongAdder;
 import java.util.function.Consumer;
 
 /**
@@ -73,7 +74,7 @@ abstract class TaskDispatch {
      * ({@link #submittedByWorkers()}). The caller then re-reads the run state, as for a start (see
      * {@code CommandPort.acceptNow}).
      */
-    void submitNow(ScheduledTimer<?> t, java.util.concurrent.atomic.LongAdder countFromOutside) {
+    void submitNow(ScheduledTimer<?> t, LongAdder countFromOutside) {
         throw new UnsupportedOperationException("work due now goes through the owner thread here");
     }
 

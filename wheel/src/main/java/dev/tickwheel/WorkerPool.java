@@ -781,7 +781,10 @@ final class WorkerPool extends TaskDispatch {
     @Override
     long submittedByWorkers() {
         long sum = 0;
-        for (Worker w : workers) { // every slot, as endedInPool: a miss only reads low, and it is read last
+        // Every slot, as endedInPool. Read after the ends: a submit's count is stored (release) before the fill or push
+        // that hands its timer on, so a snapshot that saw the timer's end (acquire) sees its submit too, and pending
+        // never reads low; a count missed here belongs to a timer whose end the snapshot did not count either.
+        for (Worker w : workers) {
             if (w != null) {
                 sum += (long) SUBMITTED.getAcquire(w);
             }
