@@ -15,8 +15,10 @@ enum Metric {
     EXPIRY("M fires/s", true),
     /** Scenario 2: bytes allocated per fired timer, all threads (JMH's GC profiler over the shot, per timer). */
     FIRE_ALLOCATION("B", false),
-    /** Scenario 3: bytes of live objects retained per pending timer (the class histogram's total). */
+    /** Scenario 3: bytes of live objects retained per pending timer (the class histogram's total less its fillers). */
     RETAINED("B", false),
+    /** Scenario 3: the class histogram's dead-space fillers per pending timer (JDK 19+), left out of RETAINED. */
+    RETAINED_FILLERS("B", false),
     /** Scenario 3: the used heap after full collections, per pending timer: the same, with G1's slack; not judged. */
     RETAINED_HEAP_USED("B", false),
     /** Scenario 3: heap bytes left per timer once all are cancelled. */
