@@ -211,10 +211,10 @@ final class ContinuationSlots extends ContinuationSlotsFields {
     }
 
     /**
-     * Whether the watchdog saw worker {@code id} inside the task {@code seq} (odd) a stall or more ago, by the timer's
-     * clock or by {@link System#nanoTime()}: a timer on a manual or frozen clock must not hold a task's continuation
-     * until the clock moves (the owner's timed parks are real time). Notes the first sighting of a task. A worker
-     * between tasks (even) takes its slot by itself.
+     * Whether the watchdog saw worker {@code id} inside the task {@code seq} (odd) a stall or more ago, by the
+     * watchdogs' clock ({@code nowNanos}: {@code OwnerLoop.watchNanos}, which follows real time while a custom clock
+     * stands still, so that a frozen clock does not hold a task's continuation until it moves). Notes the first
+     * sighting of a task. A worker between tasks (even) takes its slot by itself.
      */
     private boolean stalledSince(int id, int seq, long nowNanos) {
         if ((seq & 1) == 0) {
@@ -224,19 +224,15 @@ final class ContinuationSlots extends ContinuationSlotsFields {
             try {
                 seenTask = new int[pool.size() + 1];
                 seenNanos = new long[pool.size() + 1];
-                seenRealNanos = new long[pool.size() + 1];
             } catch (OutOfMemoryError e) {
                 return true; // no room to remember sightings: move it now (the queue is the safe way)
             }
         }
-        long real = System.nanoTime();
         if (seenTask[id] == seq) {
-            return nowNanos - seenNanos[id] >= PoolOwnerSide.STALL_NANOS
-                    || real - seenRealNanos[id] >= PoolOwnerSide.STALL_NANOS;
+            return nowNanos - seenNanos[id] >= PoolOwnerSide.STALL_NANOS;
         }
         seenTask[id] = seq;
         seenNanos[id] = nowNanos;
-        seenRealNanos[id] = real;
         return false;
     }
 
@@ -328,7 +324,6 @@ abstract class ContinuationSlotsFields extends ContinuationSlotsPad {
     /** The watchdog's sightings (owner only): per worker id, the task (odd run count) it saw with a full slot, and when. */
     int[] seenTask;
     long[] seenNanos;
-    long[] seenRealNanos;
 
     ContinuationSlotsFields(WorkerPool pool) {
         this.pool = pool;

@@ -170,10 +170,11 @@ final class OwnerLoop {
     /**
      * The clock the pool's watchdogs measure stalls on (owner thread only): the timer's clock while it moves, and real
      * time while it stands still between two steps. A custom clock that nobody advances (a test's manual one) would
-     * otherwise hold work queued behind blocked workers for as long as it stood still, while the owner thread looks
-     * again every stall of real time (its timed parks are real time) and a JDK pool would have run the work at once.
-     * A clock that moves between steps is followed as it is, so a test that advances it decides what the watchdog
-     * sees. With the system's clock, or in manual drive, this is the timer's clock.
+     * otherwise hold work queued behind blocked workers, and a blocked task's continuation in its slot, for as long as
+     * it stood still, while the owner thread looks again every stall of real time (its timed parks are real time)
+     * and a JDK pool would have run the work at once. A clock that moves between steps is followed as it is, so a
+     * test that advances it decides what the watchdog sees. With the system's clock, or in manual drive, this is the
+     * timer's clock.
      */
     private long watchNanos() {
         long now = clock.elapsedNanos();
