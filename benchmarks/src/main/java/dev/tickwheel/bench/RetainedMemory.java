@@ -121,9 +121,9 @@ public final class RetainedMemory {
      * collection of its own, less its filler rows. Only the two sums are kept, so the histogram's text is garbage by
      * the next reading.
      *
-     * <p>The filler rows ({@code jdk.internal.vm.FillerObject} and {@code FillerElement[]}, JDK 19 and later) are not
-     * objects: they are the dead space G1 formats so that the heap can be walked (retired allocation buffers, region
-     * ends), and nothing can reach them. JDK 25's histogram lists them; in session 33's per-class diffs of a million
+     * <p>The filler rows ({@code jdk.internal.vm.FillerObject} and the filler array, JDK 19 and later: see
+     * {@link #isFiller}) are not objects: they are dead heap space the JVM formats so that the heap can be walked, and
+     * nothing can reach them. JDK 25's histogram lists them; in session 33's per-class diffs of a million
      * pending Tickwheel timers they were the whole of the total's excess over the timers (0.23-0.29 B per timer, in
      * 100-131 arrays), and over four runs they read 0.30-0.54 B per timer while the live figure stayed 48.00-48.01.
      * JDK 17 fills dead space with plain {@code int[]}, which cannot be told apart from live ones; its readings show
@@ -162,10 +162,15 @@ public final class RetainedMemory {
         return new long[] {Long.parseLong(total[2]) - fillers, fillers};
     }
 
-    /** @return whether a class histogram row names the JVM's dead-space filler (JDK 19+), not an object */
+    /**
+     * @return whether a class histogram row names the JVM's dead-space filler, not an object: JDK-8284435 (JDK 19)
+     *         added {@code FillerObject} and the filler array, whose class JDK-8319548 later renamed from
+     *         {@code Ljdk.internal.vm.FillerArray;} to {@code [Ljdk.internal.vm.FillerElement;} (JDK 25's name)
+     */
     static boolean isFiller(String className) {
         return className.equals("jdk.internal.vm.FillerObject")
-                || className.equals("[Ljdk.internal.vm.FillerElement;");
+                || className.equals("[Ljdk.internal.vm.FillerElement;")
+                || className.equals("Ljdk.internal.vm.FillerArray;");
     }
 
     /** Used heap after full collections, once two readings 300 ms apart agree within 64 KB (at most ~10 s). */

@@ -25,6 +25,17 @@ class RetainedMemoryTest {
     }
 
     @Test
+    void jdk21sFillerArrayNameIsAFillerToo() {
+        String jdk21 = String.join("\n",
+                " num     #instances         #bytes  class name (module)",
+                "-------------------------------------------------------",
+                "   1:          1000          48000  dev.tickwheel.ScheduledTimer",
+                "   2:             3           4096  Ljdk.internal.vm.FillerArray; (java.base@21.0.5)",
+                "Total          1003          52096");
+        assertArrayEquals(new long[] {48000, 4096}, RetainedMemory.liveAndFillerBytes(jdk21));
+    }
+
+    @Test
     void aHistogramWithoutFillersIsItsTotal() {
         String jdk17 = String.join("\n",
                 " num     #instances         #bytes  class name (module)",
