@@ -24,10 +24,10 @@ import javax.management.ObjectName;
  * <p>Two readings at each point: the used heap above, and the live objects' bytes, the total of the JVM's class
  * histogram ({@code GC.class_histogram} through the {@code DiagnosticCommand} MBean, after its own full collection)
  * less the rows of the JVM's dead-space fillers ({@link #liveBytes}): the sum of the sizes of every reachable object,
- * which is what "retained" means. The judged figure is the live objects'. The used heap reads 0.3 to 0.8 B per timer above it for every peer (session 23: Tickwheel 48.80 against
- * 48.07 live, Netty 1 ms 56.61 against 56.06, in one pair of JVMs; the histograms' only difference of any size was
- * the timers themselves): G1's used heap after a full collection counts space between and after the compacted objects
- * that no object holds.
+ * which is what "retained" means. The judged figure is the live objects'. The used heap reads 0.3 to 0.8 B per timer
+ * above it for every peer (session 23: Tickwheel 48.80 against 48.07 live, Netty 1 ms 56.61 against 56.06, in one
+ * pair of JVMs; the histograms' only difference of any size was the timers themselves): G1's used heap after a full
+ * collection counts space between and after the compacted objects that no object holds.
  *
  * <pre>
  * java -cp benchmarks/target/benchmarks.jar dev.tickwheel.bench.RetainedMemory
@@ -108,12 +108,15 @@ public final class RetainedMemory {
             throw new IllegalStateException(peer + ": " + task.runs() + " one-hour timers fired");
         }
         ChildJvm.report(ChildJvm.fields("scenario", "memory", "peer", peer.name(), "timers", timers,
-                "bytesPerPending", String.format(Locale.ROOT, "%.2f", (livePending[0] - liveBase[0]) / (double) timers),
-                "bytesLeftPerCancelled", String.format(Locale.ROOT, "%.2f", (liveLeft[0] - liveBase[0]) / (double) timers),
-                "fillerBytesPerPending", String.format(Locale.ROOT, "%.2f",
-                        (livePending[1] - liveBase[1]) / (double) timers),
+                "bytesPerPending", perTimer(livePending[0] - liveBase[0], timers),
+                "bytesLeftPerCancelled", perTimer(liveLeft[0] - liveBase[0], timers),
+                "fillerBytesPerPending", perTimer(livePending[1] - liveBase[1], timers),
                 "heapUsedPerPending", String.format(Locale.ROOT, "%.1f", (pending - base) / (double) timers),
                 "heapUsedLeftPerCancelled", String.format(Locale.ROOT, "%.1f", (left - base) / (double) timers)));
+    }
+
+    private static String perTimer(long bytes, int timers) {
+        return String.format(Locale.ROOT, "%.2f", bytes / (double) timers);
     }
 
     /**
@@ -125,7 +128,7 @@ public final class RetainedMemory {
      * {@link #isFiller}) are not objects: they are dead heap space the JVM formats so that the heap can be walked, and
      * nothing can reach them. JDK 25's histogram lists them; in session 33's per-class diffs of a million
      * pending Tickwheel timers they were the whole of the total's excess over the timers (0.23-0.29 B per timer, in
-     * 100-131 arrays), and over four runs they read 0.30-0.54 B per timer while the live figure stayed 48.00-48.01.
+     * 100-131 arrays), and in seven runs they read 0.28-0.62 B per timer while the live figure stayed 48.00-48.01.
      * JDK 17 fills dead space with plain {@code int[]}, which cannot be told apart from live ones; its readings show
      * no such excess.
      *
