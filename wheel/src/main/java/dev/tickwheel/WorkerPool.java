@@ -767,26 +767,28 @@ final class WorkerPool extends TaskDispatch {
 
     @Override
     long endedInPool() {
-        long sum = 0;
-        // Every slot: a worker may count before its starter publishes started. A slot read (plain) before its store
-        // holds no count yet, or a count this read misses: the sum only reads low, so pending only reads high.
-        for (Worker w : workers) {
-            if (w != null) {
-                sum += (long) ENDED.getAcquire(w);
-            }
-        }
-        return sum;
+        // A slot read (plain) before its store holds no count yet, or a count this read misses: the sum only reads
+        // low, so pending only reads high.
+        return sumOverWorkers(ENDED);
     }
 
     @Override
     long submittedByWorkers() {
+        // Read after the ends: a submit's count is stored (release) before the fill or push that hands its timer on,
+        // so a snapshot that saw the timer's end (acquire) sees its submit too, and pending never reads low; a count
+        // missed here belongs to a timer whose end the snapshot did not count either.
+        return sumOverWorkers(SUBMITTED);
+    }
+
+    /**
+     * The sum of one of the workers' own counts ({@code Worker.ended} or {@code Worker.submitted}), each read with
+     * acquire, over every slot: a worker may count before its starter publishes the count of started workers.
+     */
+    private long sumOverWorkers(VarHandle count) {
         long sum = 0;
-        // Every slot, as endedInPool. Read after the ends: a submit's count is stored (release) before the fill or push
-        // that hands its timer on, so a snapshot that saw the timer's end (acquire) sees its submit too, and pending
-        // never reads low; a count missed here belongs to a timer whose end the snapshot did not count either.
         for (Worker w : workers) {
             if (w != null) {
-                sum += (long) SUBMITTED.getAcquire(w);
+                sum += (long) count.getAcquire(w);
             }
         }
         return sum;
