@@ -131,18 +131,85 @@ public final class TimingWheel<N extends TimingWheel.Node> extends TimingWheelAt
         }
     }
 
-    /** A slot's list head; never handed out. Knows its place so that emptying a slot clears its bit. */
+    /**
+     * A slot's list head; never handed out. Knows its place so that emptying a slot clears its bit. Above level 0 it
+     * also keeps fetch hints for its cascade: up to {@link #HINTS} of its nodes, evenly spaced in the order they were
+     * appended (every {@link #stride}-th append since the slot last emptied or cascaded). A cascade uses them
+     * only to read ahead ({@link #fetchAhead}), never to find or link a node, so a stale hint (its node removed, or
+     * moved to another slot) costs a wasted read and nothing else. Hints are dropped whenever the slot empties, so
+     * they keep no removed node reachable once its slot is empty.
+     */
     private static final class Sentinel extends Node {
         final int level;
         final int digit;
+        /** Null at level 0, whose slots expire and never cascade. */
+        final Node[] hints;
+        /** Nodes appended since the hints were last dropped (wraps after 2^32: only the hints' spacing suffers). */
+        int appended;
+        /** The value of {@link #appended} at which the next append becomes a hint; -1 at level 0 (never, or a no-op). */
+        int nextHint;
+        /** Appends between two hints; doubles each time the hints fill up. */
+        int stride;
+        /** How many of {@link #hints} are set, from index 0. */
+        int hinted;
 
         Sentinel(int level, int digit) {
             this.level = level;
             this.digit = digit;
+            this.hints = level > 0 ? new Node[HINTS] : null;
             this.prev = this;
             this.next = this;
+            dropHints();
+        }
+
+        /**
+         * The append that {@link #nextHint} named: the hints are the appends at {@link #stride} times 1, 2, 3, ... (none
+         * for a short list, whose walk does not need them). When they are full, the even multiples are kept, at twice
+         * the stride, and this append (an odd multiple) is skipped.
+         */
+        void takeHint(Node node) {
+            Node[] hs = hints;
+            if (hs == null) {
+                return; // level 0 once its count wrapped to -1
+            }
+            int h = hinted;
+            int s = stride;
+            if (h == HINTS) {
+                for (int i = 0; i < HINTS / 2; i++) {
+                    hs[i] = hs[2 * i + 1];
+                }
+                for (int i = HINTS / 2; i < HINTS; i++) {
+                    hs[i] = null;
+                }
+                stride = 2 * s;
+                hinted = HINTS / 2;
+                nextHint += s; // the next even multiple of the old stride
+                return;
+            }
+            hs[h] = node;
+            hinted = h + 1;
+            nextHint += s;
+        }
+
+        /** Drops the hints (the slot emptied or cascaded), so that they keep no node reachable. */
+        void dropHints() {
+            Node[] hs = hints;
+            for (int i = 0; i < hinted; i++) {
+                hs[i] = null;
+            }
+            hinted = 0;
+            appended = 0;
+            stride = FIRST_STRIDE;
+            nextHint = hs == null ? -1 : FIRST_STRIDE;
         }
     }
+
+    /** Fetch hints a slot above level 0 keeps (see {@link Sentinel}). */
+    static final int HINTS = 16;
+    /** Appends between two hints while a slot's list is short: its first {@value} nodes have no hint. */
+    static final int FIRST_STRIDE = 16;
+    /** How many hinted stretches of a cascading list {@link #fetchAhead} walks at once. */
+    static final int FETCH_GROUP = 8;
 
     private final int[] bits;
     private final int levels;
@@ -181,6 +248,10 @@ public final class TimingWheel<N extends TimingWheel.Node> extends TimingWheelAt
     private boolean advancing;
     /** Nodes expired or cascaded, and slots processed, since creation: the test seam for cost checks. */
     private long visits;
+    /** {@link #fetchAhead}'s cursors, one per hinted stretch it walks; null between its calls. */
+    private final Node[] fetchCursors = new Node[FETCH_GROUP + 1];
+    /** A sum of the keys {@link #fetchAhead} read, kept so that its reads cannot be dropped as unused. */
+    private long fetchSink;
 
     /** Creates a wheel with the default levels (eight of six bits: 48 bits of keys) starting at key 0. */
     public TimingWheel() {
@@ -538,19 +609,28 @@ public final class TimingWheel<N extends TimingWheel.Node> extends TimingWheelAt
      * order (so equal keys keep their insertion order).
      *
      * <p>A walk of a list waits for each node's line before it learns the next node, and among a million timers
-     * those lines are cold: one miss after another. So a second cursor walks the same list from its tail, by the
-     * back links, one node per round, only to bring those lines in; the two walks' misses overlap, and once the
-     * cursors meet, the re-linking walk finds the rest of the list already fetched. Nothing is added to add or
-     * remove (a layout that gave cascades more independent lists cost every add and remove more than it saved).
+     * those lines are cold: one miss after another. A slot with two or more fetch hints (see {@link Sentinel}) is
+     * walked by {@link #relinkFetchingAhead}, which reads its stretches ahead side by side. A shorter list is walked
+     * as before: a second cursor walks it from its tail, by the back links, one node per round, only to bring those
+     * lines in; the two walks' misses overlap, and once the cursors meet, the re-linking walk finds the rest of the list
+     * already fetched.
      */
     private void cascade(Sentinel slot) {
         Node n = slot.next;
         Node back = slot.prev;
+        int hinted = slot.hinted;
+        int stretch = slot.stride;
         // Detach the whole list first, then re-link each node: none can land back in this slot. The nodes keep
         // their links until re-linked, and the last one still points at the sentinel, which ends the walk.
         slot.next = slot;
         slot.prev = slot;
         clearOccupied(slot.level, slot.digit);
+        if (hinted > 1) {
+            relinkFetchingAhead(slot, n, hinted, stretch);
+            slot.dropHints();
+            return;
+        }
+        slot.dropHints();
         boolean fetching = back != n;
         while (n != slot) {
             Node following = n.next;
@@ -567,6 +647,78 @@ public final class TimingWheel<N extends TimingWheel.Node> extends TimingWheelAt
             link(n, n.key);
             n = following;
         }
+    }
+
+    /**
+     * The cascade's walk for a slot with hints: before re-linking each group of {@link #FETCH_GROUP} hinted stretches,
+     * read them all ahead, one cursor per stretch, so that their misses overlap; the re-linking walk, in list order
+     * as ever, then finds their lines in the cache. A group's re-linking starts the next group's reading when it
+     * reaches that group's first hint, or after as many nodes as the group was appended with (its hints may be stale).
+     */
+    private void relinkFetchingAhead(Sentinel slot, Node n, int hinted, int stretch) {
+        Node[] hints = slot.hints;
+        // The first reading takes the list's unhinted head (one stride from the first node) with the first group.
+        int group = Math.min(FETCH_GROUP, hinted);
+        fetchAhead(n, hints, 0, group, stretch);
+        long budget = (long) (group + 1) * stretch;
+        Node boundary = group < hinted ? hints[group] : null;
+        while (n != slot) {
+            if (budget == 0 || n == boundary) {
+                if (group < hinted) {
+                    int end = Math.min(group + FETCH_GROUP, hinted);
+                    fetchAhead(null, hints, group, end, stretch);
+                    budget = (long) (end - group) * stretch;
+                    group = end;
+                    boundary = group < hinted ? hints[group] : null;
+                } else {
+                    budget = Long.MAX_VALUE;
+                    boundary = null;
+                }
+            }
+            Node following = n.next;
+            visits++;
+            link(n, n.key);
+            n = following;
+            budget--;
+        }
+    }
+
+    /**
+     * Reads the nodes of hinted stretches {@code from} to {@code to - 1} (and of the one from {@code head}, if not
+     * null), up to {@code stretch} nodes from each hint,
+     * one step of every stretch per round, so that the reads of different stretches are independent and their misses
+     * overlap. Reads only: a stale hint's walk ends at a node in no wheel (null link) or at any slot's sentinel, or
+     * after {@code stretch} steps.
+     */
+    private void fetchAhead(Node head, Node[] hints, int from, int to, int stretch) {
+        Node[] cur = fetchCursors;
+        int k = 0;
+        if (head != null) {
+            cur[k++] = head;
+        }
+        for (int i = from; i < to; i++) {
+            Node h = hints[i];
+            if (h != null) {
+                cur[k++] = h;
+            }
+        }
+        long sink = 0;
+        for (int step = 0; step < stretch && k > 0; step++) {
+            for (int i = 0; i < k; ) {
+                Node c = cur[i].next;
+                if (c == null || c instanceof Sentinel) {
+                    cur[i] = cur[--k];
+                    cur[k] = null;
+                } else {
+                    sink += c.key;
+                    cur[i++] = c;
+                }
+            }
+        }
+        for (int i = 0; i < k; i++) {
+            cur[i] = null;
+        }
+        fetchSink += sink;
     }
 
     /**
@@ -670,6 +822,7 @@ public final class TimingWheel<N extends TimingWheel.Node> extends TimingWheelAt
             }
             slot.next = slot;
             slot.prev = slot;
+            slot.dropHints();
         }
         Arrays.fill(occupied, 0L);
         Arrays.fill(summary, 0L);
@@ -769,6 +922,9 @@ public final class TimingWheel<N extends TimingWheel.Node> extends TimingWheelAt
         node.next = slot;
         tail.next = node;
         slot.prev = node;
+        if (slot.appended++ == slot.nextHint) {
+            slot.takeHint(node);
+        }
         if (tail == slot) {
             // The slot was empty, so its bits are clear (a slot's bit is set exactly while it is non-empty).
             setOccupied(slot.level, digit);
@@ -794,6 +950,7 @@ public final class TimingWheel<N extends TimingWheel.Node> extends TimingWheelAt
             // Only the sentinel is left: the slot is empty.
             Sentinel slot = (Sentinel) p;
             clearOccupied(slot.level, slot.digit);
+            slot.dropHints();
         }
     }
 
@@ -870,6 +1027,37 @@ public final class TimingWheel<N extends TimingWheel.Node> extends TimingWheelAt
      * Checks every structural invariant and throws {@link AssertionError} naming the first one broken. O(size +
      * slots); for tests.
      */
+    /** The fetch hints' invariants: none at level 0 or in an empty slot, and exactly the first {@code hinted} set. */
+    private static void checkHints(Sentinel slot, boolean nonEmpty) {
+        String where = "level " + slot.level + " slot " + slot.digit + ": ";
+        if (slot.hints == null) {
+            if (slot.level > 0 || slot.hinted != 0) {
+                throw new AssertionError(where + "hints " + slot.hinted + " without an array");
+            }
+            return;
+        }
+        if (!nonEmpty && (slot.hinted != 0 || slot.appended != 0)) {
+            throw new AssertionError(where + "empty but keeps " + slot.hinted + " hints of " + slot.appended);
+        }
+        if (slot.hinted < 0 || slot.hinted > HINTS) {
+            throw new AssertionError(where + slot.hinted + " hints");
+        }
+        for (int i = 0; i < HINTS; i++) {
+            if ((slot.hints[i] != null) != (i < slot.hinted)) {
+                throw new AssertionError(where + "hint " + i + " is " + slot.hints[i] + " with " + slot.hinted + " set");
+            }
+        }
+    }
+
+    /** @return the fetch hints set in all slots (test seam: hints must not keep removed nodes reachable) */
+    int hintsHeld() {
+        int n = 0;
+        for (Sentinel slot : slots) {
+            n += slot.hinted;
+        }
+        return n;
+    }
+
     void checkInvariants() {
         int count = 0;
         long max = maxAllowedKey();
@@ -906,6 +1094,7 @@ public final class TimingWheel<N extends TimingWheel.Node> extends TimingWheelAt
                 if (slot.prev != prev) {
                     throw new AssertionError("level " + l + " slot " + d + ": tail link broken");
                 }
+                checkHints(slot, nonEmpty);
             }
             int words = Math.max(1, (1 << bits[l]) >>> 6);
             for (int w = 0; w < words; w++) {
