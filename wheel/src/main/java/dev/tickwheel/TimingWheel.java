@@ -131,86 +131,6 @@ public final class TimingWheel<N extends TimingWheel.Node> extends TimingWheelAt
         }
     }
 
-    /**
-     * A slot's list head; never handed out. Knows its place so that emptying a slot clears its bit. Above level 0 it
-     * also keeps fetch hints for its cascade: up to {@link #HINTS} of its nodes, evenly spaced in the order they were
-     * appended (every {@link #stride}-th append since the slot last emptied or cascaded). A cascade uses them
-     * only to read ahead ({@link #fetchAhead}), never to find or link a node, so a stale hint (its node removed, or
-     * moved to another slot) costs a wasted read and nothing else. Hints are dropped whenever the slot empties, so
-     * they keep no removed node reachable once its slot is empty.
-     */
-    private static final class Sentinel extends Node {
-        final int level;
-        final int digit;
-        /** Null at level 0, whose slots expire and never cascade. */
-        final Node[] hints;
-        /** Nodes appended since the hints were last dropped (wraps after 2^32: only the hints' spacing suffers). */
-        int appended;
-        /** The value of {@link #appended} at which the next append becomes a hint; -1 at level 0 (never, or a no-op). */
-        int nextHint;
-        /** Appends between two hints; doubles each time the hints fill up. */
-        int stride;
-        /** How many of {@link #hints} are set, from index 0. */
-        int hinted;
-
-        Sentinel(int level, int digit) {
-            this.level = level;
-            this.digit = digit;
-            this.hints = level > 0 ? new Node[HINTS] : null;
-            this.prev = this;
-            this.next = this;
-            dropHints();
-        }
-
-        /**
-         * The append that {@link #nextHint} named: the hints are the appends at {@link #stride} times 1, 2, 3, ... (none
-         * for a short list, whose walk does not need them). When they are full, the even multiples are kept, at twice
-         * the stride, and this append (an odd multiple) is skipped.
-         */
-        void takeHint(Node node) {
-            Node[] hs = hints;
-            if (hs == null) {
-                return; // level 0 once its count wrapped to -1
-            }
-            int h = hinted;
-            int s = stride;
-            if (h == HINTS) {
-                for (int i = 0; i < HINTS / 2; i++) {
-                    hs[i] = hs[2 * i + 1];
-                }
-                for (int i = HINTS / 2; i < HINTS; i++) {
-                    hs[i] = null;
-                }
-                stride = 2 * s;
-                hinted = HINTS / 2;
-                nextHint += s; // the next even multiple of the old stride
-                return;
-            }
-            hs[h] = node;
-            hinted = h + 1;
-            nextHint += s;
-        }
-
-        /** Drops the hints (the slot emptied or cascaded), so that they keep no node reachable. */
-        void dropHints() {
-            Node[] hs = hints;
-            for (int i = 0; i < hinted; i++) {
-                hs[i] = null;
-            }
-            hinted = 0;
-            appended = 0;
-            stride = FIRST_STRIDE;
-            nextHint = hs == null ? -1 : FIRST_STRIDE;
-        }
-    }
-
-    /** Fetch hints a slot above level 0 keeps (see {@link Sentinel}). */
-    static final int HINTS = 16;
-    /** Appends between two hints while a slot's list is short: its first {@value} nodes have no hint. */
-    static final int FIRST_STRIDE = 16;
-    /** How many hinted stretches of a cascading list {@link #fetchAhead} walks at once. */
-    static final int FETCH_GROUP = 8;
-
     private final int[] bits;
     private final int levels;
     private final int topLevel;
@@ -230,7 +150,7 @@ public final class TimingWheel<N extends TimingWheel.Node> extends TimingWheelAt
      * digit mask, 18 and up the index of the level's first sentinel in {@link #slots}. Entry 0 is for key == now.
      */
     private final long[] placement;
-    private final Sentinel[] slots;
+    private final WheelSlot[] slots;
     private final long[] occupied;
     /** summary[l]: bit w set when level l's bitmap word w is non-zero. */
     private final long[] summary;
@@ -248,9 +168,9 @@ public final class TimingWheel<N extends TimingWheel.Node> extends TimingWheelAt
     private boolean advancing;
     /** Nodes expired or cascaded, and slots processed, since creation: the test seam for cost checks. */
     private long visits;
-    /** {@link #fetchAhead}'s cursors, one per hinted stretch it walks; null between its calls. */
-    private final Node[] fetchCursors = new Node[FETCH_GROUP + 1];
-    /** A sum of the keys {@link #fetchAhead} read, kept so that its reads cannot be dropped as unused. */
+    /** {@link WheelSlot#fetchAhead}'s cursors, one per hinted stretch it walks; null between its calls. */
+    private final Node[] fetchCursors = new Node[WheelSlot.FETCH_GROUP + 1];
+    /** A sum of the keys {@link WheelSlot#fetchAhead} read, kept so that its reads cannot be dropped as unused. */
     private long fetchSink;
 
     /** Creates a wheel with the default levels (eight of six bits: 48 bits of keys) starting at key 0. */
@@ -343,10 +263,10 @@ public final class TimingWheel<N extends TimingWheel.Node> extends TimingWheelAt
             int l = i == 0 ? 0 : levelOfBit[i - 1];
             placement[i] = shift[l] | mask[l] << 6 | (long) slotBase[l] << 18;
         }
-        this.slots = new Sentinel[slotCount];
+        this.slots = new WheelSlot[slotCount];
         for (int l = 0; l < levels; l++) {
             for (int d = 0; d < (1 << bits[l]); d++) {
-                slots[slotBase[l] + d] = new Sentinel(l, d);
+                slots[slotBase[l] + d] = new WheelSlot(l, d);
             }
         }
         this.occupied = new long[wordCount];
@@ -579,7 +499,7 @@ public final class TimingWheel<N extends TimingWheel.Node> extends TimingWheelAt
                 }
                 setNow(event);
                 visits++;
-                Sentinel slot = slots[slotBase[level] + digit];
+                WheelSlot slot = slots[slotBase[level] + digit];
                 if (level > 0) {
                     cascade(slot);
                     continue;
@@ -609,13 +529,13 @@ public final class TimingWheel<N extends TimingWheel.Node> extends TimingWheelAt
      * order (so equal keys keep their insertion order).
      *
      * <p>A walk of a list waits for each node's line before it learns the next node, and among a million timers
-     * those lines are cold: one miss after another. A slot with two or more fetch hints (see {@link Sentinel}) is
+     * those lines are cold: one miss after another. A slot with two or more fetch hints (see {@link WheelSlot}) is
      * walked by {@link #relinkFetchingAhead}, which reads its stretches ahead side by side. A shorter list is walked
      * as before: a second cursor walks it from its tail, by the back links, one node per round, only to bring those
-     * lines in; the two walks' misses overlap, and once the cursors meet, the re-linking walk finds the rest of the list
-     * already fetched.
+     * lines in; the two walks' misses overlap, and once the cursors meet, the re-linking walk finds the rest of the
+     * list already fetched.
      */
-    private void cascade(Sentinel slot) {
+    private void cascade(WheelSlot slot) {
         Node n = slot.next;
         Node back = slot.prev;
         int hinted = slot.hinted;
@@ -650,23 +570,24 @@ public final class TimingWheel<N extends TimingWheel.Node> extends TimingWheelAt
     }
 
     /**
-     * The cascade's walk for a slot with hints: before re-linking each group of {@link #FETCH_GROUP} hinted stretches,
-     * read them all ahead, one cursor per stretch, so that their misses overlap; the re-linking walk, in list order
-     * as ever, then finds their lines in the cache. A group's re-linking starts the next group's reading when it
-     * reaches that group's first hint, or after as many nodes as the group was appended with (its hints may be stale).
+     * The cascade's walk for a slot with hints: before re-linking each group of {@link WheelSlot#FETCH_GROUP}
+     * hinted stretches, read them all ahead, one cursor per stretch, so that their misses overlap; the re-linking walk,
+     * in list order as ever, then finds their lines in the cache. The first reading also takes the list's unhinted
+     * head. A group's re-linking starts the next group's reading when it reaches that group's first hint, or after as
+     * many nodes as the group was appended with (its hints may be stale).
      */
-    private void relinkFetchingAhead(Sentinel slot, Node n, int hinted, int stretch) {
+    private void relinkFetchingAhead(WheelSlot slot, Node n, int hinted, int stretch) {
         Node[] hints = slot.hints;
         // The first reading takes the list's unhinted head (one stride from the first node) with the first group.
-        int group = Math.min(FETCH_GROUP, hinted);
-        fetchAhead(n, hints, 0, group, stretch);
+        int group = Math.min(WheelSlot.FETCH_GROUP, hinted);
+        fetchSink += WheelSlot.fetchAhead(n, hints, 0, group, stretch, fetchCursors);
         long budget = (long) (group + 1) * stretch;
         Node boundary = group < hinted ? hints[group] : null;
         while (n != slot) {
             if (budget == 0 || n == boundary) {
                 if (group < hinted) {
-                    int end = Math.min(group + FETCH_GROUP, hinted);
-                    fetchAhead(null, hints, group, end, stretch);
+                    int end = Math.min(group + WheelSlot.FETCH_GROUP, hinted);
+                    fetchSink += WheelSlot.fetchAhead(null, hints, group, end, stretch, fetchCursors);
                     budget = (long) (end - group) * stretch;
                     group = end;
                     boundary = group < hinted ? hints[group] : null;
@@ -681,44 +602,6 @@ public final class TimingWheel<N extends TimingWheel.Node> extends TimingWheelAt
             n = following;
             budget--;
         }
-    }
-
-    /**
-     * Reads the nodes of hinted stretches {@code from} to {@code to - 1} (and of the one from {@code head}, if not
-     * null), up to {@code stretch} nodes from each hint,
-     * one step of every stretch per round, so that the reads of different stretches are independent and their misses
-     * overlap. Reads only: a stale hint's walk ends at a node in no wheel (null link) or at any slot's sentinel, or
-     * after {@code stretch} steps.
-     */
-    private void fetchAhead(Node head, Node[] hints, int from, int to, int stretch) {
-        Node[] cur = fetchCursors;
-        int k = 0;
-        if (head != null) {
-            cur[k++] = head;
-        }
-        for (int i = from; i < to; i++) {
-            Node h = hints[i];
-            if (h != null) {
-                cur[k++] = h;
-            }
-        }
-        long sink = 0;
-        for (int step = 0; step < stretch && k > 0; step++) {
-            for (int i = 0; i < k; ) {
-                Node c = cur[i].next;
-                if (c == null || c instanceof Sentinel) {
-                    cur[i] = cur[--k];
-                    cur[k] = null;
-                } else {
-                    sink += c.key;
-                    cur[i++] = c;
-                }
-            }
-        }
-        for (int i = 0; i < k; i++) {
-            cur[i] = null;
-        }
-        fetchSink += sink;
     }
 
     /**
@@ -746,7 +629,7 @@ public final class TimingWheel<N extends TimingWheel.Node> extends TimingWheelAt
             return null;
         }
         int level = Long.numberOfTrailingZeros(occupiedLevels);
-        Sentinel slot = slots[slotBase[level] + nextOccupiedDigit(level)];
+        WheelSlot slot = slots[slotBase[level] + nextOccupiedDigit(level)];
         Node best = slot.next;
         if (level > 0) {
             for (Node n = best.next; n != slot; n = n.next) {
@@ -795,7 +678,7 @@ public final class TimingWheel<N extends TimingWheel.Node> extends TimingWheelAt
         if (level == 0) {
             return slotStart(0, digit);
         }
-        Sentinel slot = slots[slotBase[level] + digit];
+        WheelSlot slot = slots[slotBase[level] + digit];
         long min = Long.MAX_VALUE;
         int looked = 0;
         for (Node n = slot.next; n != slot; n = n.next) {
@@ -812,7 +695,7 @@ public final class TimingWheel<N extends TimingWheel.Node> extends TimingWheelAt
      * O(size).
      */
     public void clear() {
-        for (Sentinel slot : slots) {
+        for (WheelSlot slot : slots) {
             Node n = slot.next;
             while (n != slot) {
                 Node following = n.next;
@@ -850,7 +733,7 @@ public final class TimingWheel<N extends TimingWheel.Node> extends TimingWheelAt
         try {
             while (occupiedLevels != 0) {
                 int level = Long.numberOfTrailingZeros(occupiedLevels);
-                Sentinel slot = slots[slotBase[level] + nextOccupiedDigit(level)];
+                WheelSlot slot = slots[slotBase[level] + nextOccupiedDigit(level)];
                 Node head;
                 while ((head = slot.next) != slot) {
                     unlink(head);
@@ -912,7 +795,7 @@ public final class TimingWheel<N extends TimingWheel.Node> extends TimingWheelAt
     private void link(Node node, long key) {
         long place = placement[64 - Long.numberOfLeadingZeros(key ^ now)];
         int digit = (int) (key >>> place & place >>> 6) & MAX_DIGIT_MASK;
-        Sentinel slot = slots[(int) (place >>> 18) + digit];
+        WheelSlot slot = slots[(int) (place >>> 18) + digit];
         Node tail = slot.prev;
         node.key = key;
         if (node.wheel != this) {
@@ -948,7 +831,7 @@ public final class TimingWheel<N extends TimingWheel.Node> extends TimingWheelAt
         node.next = null;
         if (p == n) {
             // Only the sentinel is left: the slot is empty.
-            Sentinel slot = (Sentinel) p;
+            WheelSlot slot = (WheelSlot) p;
             clearOccupied(slot.level, slot.digit);
             slot.dropHints();
         }
@@ -1017,42 +900,20 @@ public final class TimingWheel<N extends TimingWheel.Node> extends TimingWheelAt
             throw new IllegalArgumentException("node is not in this wheel");
         }
         Node n = node.next;
-        while (!(n instanceof Sentinel)) {
+        while (!(n instanceof WheelSlot)) {
             n = n.next;
         }
-        return ((Sentinel) n).level;
+        return ((WheelSlot) n).level;
     }
 
     /**
      * Checks every structural invariant and throws {@link AssertionError} naming the first one broken. O(size +
      * slots); for tests.
      */
-    /** The fetch hints' invariants: none at level 0 or in an empty slot, and exactly the first {@code hinted} set. */
-    private static void checkHints(Sentinel slot, boolean nonEmpty) {
-        String where = "level " + slot.level + " slot " + slot.digit + ": ";
-        if (slot.hints == null) {
-            if (slot.level > 0 || slot.hinted != 0) {
-                throw new AssertionError(where + "hints " + slot.hinted + " without an array");
-            }
-            return;
-        }
-        if (!nonEmpty && (slot.hinted != 0 || slot.appended != 0)) {
-            throw new AssertionError(where + "empty but keeps " + slot.hinted + " hints of " + slot.appended);
-        }
-        if (slot.hinted < 0 || slot.hinted > HINTS) {
-            throw new AssertionError(where + slot.hinted + " hints");
-        }
-        for (int i = 0; i < HINTS; i++) {
-            if ((slot.hints[i] != null) != (i < slot.hinted)) {
-                throw new AssertionError(where + "hint " + i + " is " + slot.hints[i] + " with " + slot.hinted + " set");
-            }
-        }
-    }
-
     /** @return the fetch hints set in all slots (test seam: hints must not keep removed nodes reachable) */
     int hintsHeld() {
         int n = 0;
-        for (Sentinel slot : slots) {
+        for (WheelSlot slot : slots) {
             n += slot.hinted;
         }
         return n;
@@ -1063,7 +924,7 @@ public final class TimingWheel<N extends TimingWheel.Node> extends TimingWheelAt
         long max = maxAllowedKey();
         for (int l = 0; l < levels; l++) {
             for (int d = 0; d <= mask[l]; d++) {
-                Sentinel slot = slots[slotBase[l] + d];
+                WheelSlot slot = slots[slotBase[l] + d];
                 boolean bit = (occupied[wordBase[l] + (d >>> 6)] & (1L << d)) != 0;
                 boolean nonEmpty = slot.next != slot;
                 if (bit != nonEmpty) {
@@ -1094,7 +955,7 @@ public final class TimingWheel<N extends TimingWheel.Node> extends TimingWheelAt
                 if (slot.prev != prev) {
                     throw new AssertionError("level " + l + " slot " + d + ": tail link broken");
                 }
-                checkHints(slot, nonEmpty);
+                slot.checkHints(nonEmpty);
             }
             int words = Math.max(1, (1 << bits[l]) >>> 6);
             for (int w = 0; w < words; w++) {
