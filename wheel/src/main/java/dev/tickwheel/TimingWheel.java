@@ -906,10 +906,6 @@ public final class TimingWheel<N extends TimingWheel.Node> extends TimingWheelAt
         return ((WheelSlot) n).level;
     }
 
-    /**
-     * Checks every structural invariant and throws {@link AssertionError} naming the first one broken. O(size +
-     * slots); for tests.
-     */
     /** @return the fetch hints set in all slots (test seam: hints must not keep removed nodes reachable) */
     int hintsHeld() {
         int n = 0;
@@ -919,6 +915,10 @@ public final class TimingWheel<N extends TimingWheel.Node> extends TimingWheelAt
         return n;
     }
 
+    /**
+     * Checks every structural invariant and throws {@link AssertionError} naming the first one broken. O(size +
+     * slots); for tests.
+     */
     void checkInvariants() {
         int count = 0;
         long max = maxAllowedKey();

@@ -4,6 +4,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashSet;
 import java.util.List;
 import java.util.SplittableRandom;
 import org.junit.jupiter.api.Test;
@@ -72,7 +74,7 @@ class TimingWheelFetchHintsTest {
             wheel.increaseMinAllowedKey(to, out::add);
             wheel.checkInvariants();
         }
-        String where = java.util.Arrays.toString(bits) + " seed " + seed;
+        String where = Arrays.toString(bits) + " seed " + seed;
         assertEquals(present.size(), out.size(), where + ": every node out once");
         for (int i = 1; i < out.size(); i++) {
             E a = out.get(i - 1);
@@ -81,7 +83,7 @@ class TimingWheelFetchHintsTest {
                     where + ": out of order at " + i + ": key " + a.key() + " seq " + a.seq + " before key "
                             + b.key() + " seq " + b.seq);
         }
-        assertEquals(present.size(), new java.util.HashSet<>(out).size(), where + ": no node twice");
+        assertEquals(present.size(), new HashSet<>(out).size(), where + ": no node twice");
         assertEquals(0, wheel.hintsHeld(), where + ": an empty wheel keeps no hint");
     }
 
