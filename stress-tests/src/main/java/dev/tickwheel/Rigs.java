@@ -63,13 +63,26 @@ final class Rigs {
     /**
      * A manually driven timer (as {@link #direct(ManualClock)}) whose command queues have one ring of 2 commands and
      * no spare, and an overflow of chunks of 2 (JCTools' smallest): a chunk then holds one command before the next
-     * offer, if the owner has not taken it, links a new chunk (a resize). With
+     * offer, if the owner has not taken it, links a new chunk (a resize). No chains: every command, a new timer's
+     * start too, goes into the overflow once the ring is full. With
      * {@link CommandQueue.Flaw#EMPTY_MID_RESIZE}, the deliberately broken queues whose index check reads a resize claim
      * as empty.
      */
     static WheelTimer tinyOverflow(ManualClock clock, CommandQueue.Flaw flaw) {
         return WheelTimer.builder().timeSource(clock).tick(1, TimeUnit.MILLISECONDS).manualDrive().ownerBatch(BATCH)
-                .commandQueues(2, 2, 2, flaw).executor(Runnable::run).build();
+                .commandQueues(2, 2, 2, flaw).commandChains(false).executor(Runnable::run).build();
+    }
+
+    /**
+     * A manually driven timer (as {@link #direct(ManualClock)}) whose command queues have one ring of 2 commands and
+     * no spare, with their chains (the default): past the ring a new timer's start and a cancel before any run go
+     * into a {@link TimerChain}, every other command (a move) into the overflow. With
+     * {@link CommandQueue.Flaw#BLIND_TO_CHAIN} or {@link CommandQueue.Flaw#MOVE_OVERTAKES_CHAIN}, the deliberately
+     * broken owners.
+     */
+    static WheelTimer fullRingChained(ManualClock clock, CommandQueue.Flaw flaw) {
+        return WheelTimer.builder().timeSource(clock).tick(1, TimeUnit.MILLISECONDS).manualDrive().ownerBatch(BATCH)
+                .commandQueues(2, 2, CommandPort.CHUNK, flaw).executor(Runnable::run).build();
     }
 
     /** A manually driven timer that runs tasks on the owner (the stepping thread), which clears their interrupts. */

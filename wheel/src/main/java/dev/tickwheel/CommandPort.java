@@ -125,11 +125,12 @@ abstract class CommandPort extends AbstractExecutorService {
     private long parkedCancelsIndex;
 
     /**
-     * The command queues' shape where a test sets it (see WheelTimer.Builder's seam): the first ring's capacity and
-     * the rings' room (0: the default rule below), the overflow's chunk, and the flaw jcstress's broken variants use.
+     * The command queues' shape where a test sets it (see WheelTimer.Builder's seams): the first ring's capacity and
+     * the rings' room (0: the default rule below), the overflow's chunk, whether the queues have their chains
+     * ({@link TimerChain}), and the flaw jcstress's broken variants use.
      */
-    record QueueShape(int firstRing, int ringRoom, int overflowChunk, CommandQueue.Flaw flaw) {
-        static final QueueShape DEFAULT = new QueueShape(0, 0, CHUNK, CommandQueue.Flaw.NONE);
+    record QueueShape(int firstRing, int ringRoom, int overflowChunk, boolean chains, CommandQueue.Flaw flaw) {
+        static final QueueShape DEFAULT = new QueueShape(0, 0, CHUNK, true, CommandQueue.Flaw.NONE);
     }
 
     /**
@@ -150,8 +151,12 @@ abstract class CommandPort extends AbstractExecutorService {
                     + room);
         }
         int first = shape.firstRing() != 0 ? shape.firstRing() : Math.min(room, FIRST_RING_CHUNKS * CHUNK);
-        this.starts = new CommandQueue<>(first, room, shape.overflowChunk(), shape.flaw());
-        this.cancels = new CommandQueue<>(first, room, shape.overflowChunk(), shape.flaw());
+        // The start queue's chain is open only while the owner takes cancels (see CommandQueue#spillLending); a
+        // test's shape keeps it open, so that its rig reaches the chain with a few starts.
+        this.starts = new CommandQueue<>(first, room, shape.overflowChunk(),
+                shape.chains() ? new TimerChain.ThroughNext() : null, shape == QueueShape.DEFAULT, shape.flaw());
+        this.cancels = new CommandQueue<>(first, room, shape.overflowChunk(),
+                shape.chains() ? new TimerChain.ThroughTask() : null, false, shape.flaw());
         if (ownerFactory == null) {
             this.owner = null;
             this.wakeupTick = AWAKE;
@@ -204,7 +209,7 @@ abstract class CommandPort extends AbstractExecutorService {
         }
         long key = t.key; // read before the offer: the owner may rewrite it afterwards
         try {
-            starts.offer(t); // counts the timer as scheduled (the producer index)
+            starts.offerLending(t); // a new timer: its next is free (TimerChain). Counts it as scheduled (the index)
         } catch (Throwable e) {
             // An OutOfMemoryError allocating a spare ring or an overflow chunk: the offer claimed nothing (JCTools
             // rolls a failed resize back), so the timer was never accepted; free its place and let the error out.
@@ -271,7 +276,7 @@ abstract class CommandPort extends AbstractExecutorService {
      * termination for its cascade; one of Long.MAX_VALUE, forever).
      */
     private void offerRevocation(ScheduledTimer<?> t) {
-        cancels.offer(t);
+        cancels.offerLending(t); // revoked before any run: its task field is free (TimerChain)
         counters.nonCancelOffers.increment();
         wakeNow();
     }
@@ -473,7 +478,7 @@ abstract class CommandPort extends AbstractExecutorService {
         counters.releaseCancelled();
         if (fromPhase == ScheduledTimer.NEW) {
             try {
-                cancels.offer(t); // counts the cancel (the producer index)
+                cancels.offerLending(t); // cancelled before any run: its task field is free. Counts the cancel
             } catch (Throwable e) {
                 // An OutOfMemoryError allocating a spare ring or an overflow chunk, which claims nothing: the index
                 // does not count this cancel, so the correction does. The timer is CANCELLED already (the caller's

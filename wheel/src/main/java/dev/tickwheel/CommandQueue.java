@@ -15,7 +15,11 @@ import org.jctools.queues.varhandle.MpscVarHandleArrayQueue;
  * allocation), allocated up front. A command that finds that ring full (the owner is behind by a whole ring) goes
  * into the next of a few more rings, which are allocated the first time a backlog reaches them and then kept for the
  * timer's life, so that the next backlog of that size allocates nothing: each doubles the room of the ones before it,
- * up to {@code maxRoom} commands in all. Only a command that finds every ring full goes into the overflow
+ * up to {@code maxRoom} commands in all (by default there is no spare ring). A command that finds every ring full goes
+ * into the {@link TimerChain} if its timer can lend the chain's field ({@link #offerLending}: a cancel before any run
+ * always; a new timer's start while the cancel queue's chain is in use, see {@link #spillLending}), which allocates
+ * nothing however deep the backlog; any other (a move, a periodic timer's next period, an unlink after a run, a start
+ * in a burst of starts alone) into the overflow
  * ({@link MpscUnboundedVarHandleArrayQueue}, linked chunks of {@link CommandPort#CHUNK}: a producer that finds the
  * current chunk full of commands the owner has not taken links a new one, garbage once drained). Why not one
  * pooled-chunk queue: JCTools' VarHandle family ({@code jctools-core-jdk11}) has none like the
@@ -25,14 +29,15 @@ import org.jctools.queues.varhandle.MpscVarHandleArrayQueue;
  * <p>Costs: an offer the first ring takes is one ring offer, as before the spare rings existed. While the first ring
  * is full, an offer first fails on it (three loads of its indexes, no write), then tries the spare ring the last
  * successful spill went to ({@link #spillHint}), and the spare rings after it. The hint keeps a deep backlog from
- * probing every full ring on every offer: once they are all full, spills go straight to the overflow until the owner
- * has emptied the first spare ring.
+ * probing every full ring on every offer: once they are all full, spills go straight to the chain or the overflow
+ * until the owner has emptied the first spare ring.
  *
- * <p>Order: each ring, and the overflow, is FIFO, but a command in a later ring may be taken before or after one
- * in an earlier ring. The owner's handling of commands does not depend on their order (a timer's start and cancel
- * already travel in different queues; a move command that overtakes its timer's start makes the start stale, see
- * {@code OwnerLoop.start}). A drain that runs out of its limit starts the next drain at the ring after the one it
- * stopped in, so that under a sustained backlog no ring waits behind the first for good.
+ * <p>Order: each ring, the chain and the overflow is FIFO, but a command in a later place may be taken before or
+ * after one in an earlier place. The owner's handling of commands does not depend on their order (a timer's start and
+ * cancel already travel in different queues; a move command that overtakes its timer's start makes the start stale,
+ * or, while the start waits in the chain, leaves the move to it: see {@code OwnerLoop.start}). A drain that runs out
+ * of its limit starts the next drain at the ring after the one it stopped in, so that under a sustained backlog no
+ * ring waits behind the first for good.
  *
  * <p>Indexes: {@link #producerIndex()} and {@link #isEmpty()} read every ring's slot in {@link #rings} (volatile
  * loads) and then each present ring's producer index, and the overflow's (volatile loads). Each offer claims its
@@ -45,8 +50,10 @@ import org.jctools.queues.varhandle.MpscVarHandleArrayQueue;
  * awake for a yield.) The owner's Dekker handshake in {@link CommandPort} relies on exactly that: a command whose
  * index is claimed counts as in flight even before its element is visible, and a ring installed after the owner read
  * its slot as empty was installed after the owner published its plan, so its producer reads that plan when it
- * re-checks after the offer. Every command is in exactly one ring or the overflow, so a sum of their producer indexes
- * read after the slots counts at least every offer that completed before the read began.
+ * re-checks after the offer. The chain's push claims its place by an atomic add on its push count before it links
+ * anything, and {@link #isEmpty()} compares that count with the owner's (see {@link TimerChain}). Every command is in
+ * exactly one ring, the chain or the overflow, so a sum of their producer indexes read after the slots counts at least
+ * every offer that completed before the read began.
  *
  * <p>Threading: {@link #offer} from any thread; {@link #drain} and {@link #poll} from the owner only (or the one thread
  * that stands in for it, see {@link OwnerLoop}); the index reads from any thread.
@@ -78,6 +85,22 @@ final class CommandQueue<E> {
     /** Where commands go while every ring is full: JCTools MPSC, unbounded (linked chunks). Final. */
     private final MpscUnboundedVarHandleArrayQueue<E> overflow;
     /**
+     * Where a command whose timer lends its link field goes while every ring is full, instead of the overflow
+     * ({@link #offerLending}): chained through the timers, no allocation. Null for a queue without one (tests of
+     * the overflow alone). Final.
+     */
+    private final TimerChain chain;
+    /**
+     * Whether the owner opens and closes {@link #chain} by the cancels it takes ({@link #openChainIf}): the default
+     * start queue's. Otherwise the chain stays open. Final.
+     */
+    private final boolean chainFollowsCancels;
+    /**
+     * The chain the owner's side (drain, poll, the index reads) looks at: {@link #chain}, but for
+     * {@link Flaw#BLIND_TO_CHAIN}. Final.
+     */
+    private final TimerChain ownerChain;
+    /**
      * The spare ring (1 or more) the last spill went into, where the next spill starts probing; {@code rings.length}
      * once a spill found them all full (spills then go straight to the overflow). Opaque loads and stores: a hint
      * only, racing producers may overwrite each other's; a stale one only costs probes or sends a command to a later
@@ -98,6 +121,8 @@ final class CommandQueue<E> {
      * for {@link Flaw#BLIND_TO_SPARES}. Final.
      */
     private final int ownerRings;
+    /** The deliberate flaw, for jcstress's broken variants ({@link Flaw#NONE} in the library). Final. */
+    final Flaw flaw;
     /** Whether {@link #isEmpty()} asks JCTools' overflow itself: only for {@link Flaw#EMPTY_MID_RESIZE}. Final. */
     private final boolean halvedOverflowIndexes;
 
@@ -110,16 +135,20 @@ final class CommandQueue<E> {
         /** The owner's side looks at the first ring alone (and the overflow), as before the spare rings existed. */
         BLIND_TO_SPARES,
         /** {@link #isEmpty()} asks JCTools' overflow, which reads a producer's resize claim (odd index) as empty. */
-        EMPTY_MID_RESIZE
+        EMPTY_MID_RESIZE,
+        /** The owner's side looks past the timer chain: it neither drains it nor counts its claims. */
+        BLIND_TO_CHAIN,
+        /** The owner moves a timer on a move command even while its start waits in the start chain. */
+        MOVE_OVERTAKES_CHAIN
     }
 
-    /** A queue whose whole room is {@code capacity}: one ring, no spare. */
+    /** A queue whose whole room is {@code capacity}: one ring, no spare, no chain. */
     CommandQueue(int capacity) {
-        this(capacity, capacity, CommandPort.CHUNK, Flaw.NONE);
+        this(capacity, capacity, CommandPort.CHUNK, null, false, Flaw.NONE);
     }
 
     CommandQueue(int firstCapacity, int maxRoom) {
-        this(firstCapacity, maxRoom, CommandPort.CHUNK, Flaw.NONE);
+        this(firstCapacity, maxRoom, CommandPort.CHUNK, null, false, Flaw.NONE);
     }
 
     /**
@@ -128,10 +157,14 @@ final class CommandQueue<E> {
      *                the spare rings that make up the difference are allocated when a backlog first reaches them
      * @param overflowChunk the overflow's chunk, a power of two of at least 2 ({@link CommandPort#CHUNK}; smaller only
      *                      in tests that hold the overflow at a chunk's end)
+     * @param chain where {@link #offerLending} goes once the rings are full, or null (it then goes to the overflow)
+     * @param chainFollowsCancels whether the owner opens {@code chain} only while it takes cancels (the default start
+     *                            queue), else it stays open
      * @param flaw {@link Flaw#NONE}; another only for jcstress's deliberately broken variants
      */
     @SuppressWarnings("unchecked")
-    CommandQueue(int firstCapacity, int maxRoom, int overflowChunk, Flaw flaw) {
+    CommandQueue(int firstCapacity, int maxRoom, int overflowChunk, TimerChain chain, boolean chainFollowsCancels,
+                 Flaw flaw) {
         if (Integer.bitCount(firstCapacity) != 1 || firstCapacity < 2) {
             throw new IllegalArgumentException("the first ring's capacity " + firstCapacity
                     + " is not a power of two of at least 2");
@@ -149,14 +182,32 @@ final class CommandQueue<E> {
         this.first = new MpscVarHandleArrayQueue<>(firstCapacity);
         this.rings[0] = first; // published with the queue (final field rings)
         this.overflow = new MpscUnboundedVarHandleArrayQueue<>(overflowChunk);
+        this.chain = chain;
+        this.chainFollowsCancels = chainFollowsCancels;
+        if (chain != null && chainFollowsCancels) {
+            chain.open(false); // until the owner takes cancels
+        }
+        this.ownerChain = flaw == Flaw.BLIND_TO_CHAIN ? null : chain;
+        this.flaw = flaw;
         this.ownerRings = flaw == Flaw.BLIND_TO_SPARES ? 1 : count;
         this.halvedOverflowIndexes = flaw == Flaw.EMPTY_MID_RESIZE;
     }
 
-    /** Any thread: queues a command; never fails. */
+    /** Any thread: queues a command; never fails but for an OutOfMemoryError allocating a spare ring or a chunk. */
     void offer(E e) {
         if (!first.offer(e)) {
-            spill(e);
+            spill(e, false);
+        }
+    }
+
+    /**
+     * Any thread: queues a command whose timer lends this queue's chain the chain's link field (see
+     * {@link TimerChain}): the caller guarantees that nobody else uses that field until the owner takes the command.
+     * Past the rings it goes into the chain, which allocates nothing; without a chain, into the overflow.
+     */
+    void offerLending(E e) {
+        if (!first.offer(e)) {
+            spill(e, true);
         }
     }
 
@@ -164,7 +215,7 @@ final class CommandQueue<E> {
      * The first ring is full: the spare rings from the hint on, then the overflow. A spill that finds every spare ring
      * full sets the hint past them, so that while they stay full the next spills go straight to the overflow.
      */
-    private void spill(E e) {
+    private void spill(E e, boolean lends) {
         MpscVarHandleArrayQueue<E>[] rs = rings;
         int from = (int) SPILL_HINT.getOpaque(this);
         for (int k = from; k < rs.length; k++) {
@@ -179,7 +230,44 @@ final class CommandQueue<E> {
         if (from < rs.length) {
             SPILL_HINT.setOpaque(this, rs.length);
         }
-        overflow.offer(e);
+        if (lends && chain != null) {
+            spillLending((TimerState<?>) e);
+        } else {
+            overflow.offer(e);
+        }
+    }
+
+    /**
+     * Past the rings, a command that lends its timer's field: into the chain while it is open, else into the overflow.
+     *
+     * <p>Why the default start queue's chain is open only while the owner takes cancels (see {@link #openChainIf}): the
+     * chain allocates nothing but makes the owner's walk one cache miss after another (each link is in the timer
+     * before), and a push moves a line between cores where an array's slots share one per 16 commands. A burst of
+     * starts alone (a mass expiry) overruns the ring by hundreds of thousands of commands, which the owner absorbs
+     * within the burst; there the overflow's garbage chunks cost less than the chain's misses (session 35: the
+     * one-producer expiry shot 16% slower with every spilled start chained). Starts and cancels flowing together are
+     * the steady load a server puts on the timer (most timers are cancelled before they fire), where a backlog lasts as
+     * long as the owner is behind: there both queues chain, and neither allocates. The cancel queue's chain is always
+     * open.
+     */
+    private void spillLending(TimerState<?> t) {
+        if (chain.isOpen()) {
+            chain.push(t);
+        } else {
+            @SuppressWarnings("unchecked")
+            E e = (E) t;
+            overflow.offer(e);
+        }
+    }
+
+    /**
+     * Owner, after each drain of the cancel queue: opens this queue's chain if that drain took cancels, else closes
+     * it; nothing for a queue whose chain does not follow the cancels (a write only when it changes).
+     */
+    void openChainIf(boolean tookCancels) {
+        if (chainFollowsCancels) {
+            chain.open(tookCancels);
+        }
     }
 
     /** Spare ring k, installed now if it is not yet (whoever wins the CAS, every caller gets the same ring). */
@@ -206,15 +294,17 @@ final class CommandQueue<E> {
     }
 
     /**
-     * Owner: hands up to {@code limit} commands to {@code c}, ring by ring, then the overflow's, starting where the
-     * last drain that ran out of its limit stopped. Stops early in a ring at a command whose index is claimed and
-     * whose element is not yet stored (see {@link #isEmpty()}), and goes on to the next.
+     * Owner: hands up to {@code limit} commands to {@code c}, ring by ring, then the overflow's, then the chain's,
+     * starting where the last drain that ran out of its limit stopped. Stops early in a ring at a command whose index
+     * is claimed and whose element is not yet stored (see {@link #isEmpty()}), and in the chain at a push between its
+     * swap and its link, and goes on to the next.
      *
      * @return how many were handed over
      */
+    @SuppressWarnings("unchecked")
     int drain(MessagePassingQueue.Consumer<E> c, int limit) {
-        int last = ownerRings; // the overflow's place
-        int places = last + 1;
+        int last = ownerRings; // the overflow's place; the chain's is after it
+        int places = last + 2;
         int n = 0;
         int at = drainFrom;
         for (int i = 0; i < places; i++, at = at + 1 == places ? 0 : at + 1) {
@@ -222,6 +312,14 @@ final class CommandQueue<E> {
             int got;
             if (at == last) {
                 got = overflow.drain(c, want);
+            } else if (at == last + 1) {
+                got = 0;
+                TimerChain ch = ownerChain;
+                if (ch != null) {
+                    for (TimerState<?> t; got < want && (t = ch.poll()) != null; got++) {
+                        c.accept((E) t);
+                    }
+                }
             } else {
                 MpscVarHandleArrayQueue<E> r = installed(at);
                 if (r == null) {
@@ -257,6 +355,7 @@ final class CommandQueue<E> {
      * empty, as its isEmpty does), so this spins until the claim is published (or rolled back, on an
      * OutOfMemoryError) and polls again.
      */
+    @SuppressWarnings("unchecked")
     E poll() {
         for (int k = 0; k < ownerRings; k++) {
             MpscVarHandleArrayQueue<E> r = installed(k);
@@ -272,6 +371,14 @@ final class CommandQueue<E> {
         while (e == null && !overflowEmpty(overflow.lvConsumerIndex(), overflow.lvProducerIndex())) {
             Thread.onSpinWait(); // a resize claim: the element is linked and the index published within the offer
             e = overflow.poll();
+        }
+        TimerChain ch = ownerChain;
+        if (e == null && ch != null) {
+            e = (E) ch.poll();
+            while (e == null && !ch.isEmpty()) {
+                Thread.onSpinWait(); // a push between its claim and its link: it links within the offer
+                e = (E) ch.poll();
+            }
         }
         return e;
     }
@@ -290,6 +397,9 @@ final class CommandQueue<E> {
             if (!r.isEmpty()) {
                 return false;
             }
+        }
+        if (ownerChain != null && !ownerChain.isEmpty()) {
+            return false;
         }
         if (halvedOverflowIndexes) {
             return overflow.isEmpty(); // the broken variant: (c - p) / 2 == 0, true for p = c + 1
@@ -317,7 +427,7 @@ final class CommandQueue<E> {
             }
             sum += r.currentProducerIndex();
         }
-        return sum + overflowClaims();
+        return sum + overflowClaims() + (ownerChain == null ? 0 : ownerChain.pushes());
     }
 
     /** Any thread: the overflow's claimed commands: its raw producer index halved, rounding a resize claim up. */
@@ -336,7 +446,7 @@ final class CommandQueue<E> {
             }
             sum += r.currentConsumerIndex();
         }
-        return sum + overflow.currentConsumerIndex();
+        return sum + overflow.currentConsumerIndex() + (ownerChain == null ? 0 : ownerChain.taken());
     }
 
     /**
@@ -365,9 +475,17 @@ final class CommandQueue<E> {
         return sum;
     }
 
-    /** Any thread: commands that went to the overflow since creation (its producer index, a volatile load). */
+    /**
+     * Any thread: commands that went past the rings since creation, into the overflow or the chain (their producer
+     * indexes, volatile loads).
+     */
     long spills() {
-        return overflowClaims();
+        return overflowClaims() + chainPushes();
+    }
+
+    /** Any thread: commands that went into the chain since creation (0 without one). */
+    long chainPushes() {
+        return chain == null ? 0 : chain.pushes();
     }
 
     /** @return how many rings are installed (1 up to the most the room allows), for tests and metrics */

@@ -63,6 +63,11 @@ final class OwnerLoop {
      * between them, decide what the watchdogs see.
      */
     private final boolean watchFollowsRealTime;
+    /**
+     * Whether a move command leaves a timer alone while its start waits in the start chain (see
+     * {@link TimerState#IN_START_CHAIN}): always, but for jcstress's broken variant. Final.
+     */
+    private final boolean movesWaitForChainedStart;
     /** The watchdogs' clock, and the timer's clock and real time at the last step that read it. Owner thread only. */
     private long watchNanos;
     private long watchedClockNanos;
@@ -86,6 +91,7 @@ final class OwnerLoop {
         this.stepHook = stepHook;
         this.ownerPark = new OwnerPark(this, port, dispatch, wheel, batch);
         this.watchFollowsRealTime = !clock.isSystem() && port.owner != null;
+        this.movesWaitForChainedStart = port.starts.flaw != CommandQueue.Flaw.MOVE_OVERTAKES_CHAIN;
         this.watchNanos = clock.elapsedNanos();
         this.watchedClockNanos = watchNanos;
         this.watchedRealNanos = System.nanoTime();
@@ -143,6 +149,7 @@ final class OwnerLoop {
         long tick = clock.tickNow();
         stepTick = tick;
         int reaped = drainCancels();
+        port.starts.openChainIf(reaped > 0); // starts chain past the ring only while cancels flow (CommandQueue)
         int started = drainStarts();
         long target = tick + 1;
         int room = due.length - dueCount;
@@ -189,7 +196,14 @@ final class OwnerLoop {
     }
 
     private void start(ScheduledTimer<?> t) {
-        int phase = t.phase();
+        long word = t.word();
+        if (TimerState.inStartChain(word) && movesWaitForChainedStart) {
+            // A move command that overtook the timer's start, which waits in the start chain (the chain clears the
+            // bit before it hands the start here): linking the timer now would overwrite its link there, losing
+            // the starts behind it. Its start, still to come, finds it MOVING and makes the move.
+            return;
+        }
+        int phase = TimerState.phaseOf(word);
         if (phase == ScheduledTimer.MOVING) {
             move(t);
             return;

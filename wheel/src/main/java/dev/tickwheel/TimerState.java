@@ -20,8 +20,8 @@ import java.util.concurrent.locks.LockSupport;
  */
 abstract class TimerState<V> extends TimingWheel.Node implements Future<V> {
 
-    // The state word, a long. Bits 0-7: the phase (below COMPLETING: not done; from INTERRUPTING up: cancelled).
-    // Bit 8: the kind. Bit 9: HANDED_BACK. Bit 10: MOVED. Bit 11: LAST_RUN (periodic). Bits 12-31: the relink
+    // The state word, a long. Bits 0-6: the phase (below COMPLETING: not done; from INTERRUPTING up: cancelled).
+    // Bit 7: IN_START_CHAIN. Bit 8: the kind. Bit 9: HANDED_BACK. Bit 10: MOVED. Bit 11: LAST_RUN (periodic). Bits 12-31: the relink
     // stamp. Bits 32-63: the low 32 bits of the key a reschedule asked for, meaningful while MOVING or DEFERRED. Keeping that key in the word that decides every race
     // makes each reschedule one CAS: a key is never stored apart from the transition that gives it effect.
     static final int NEW = 0;
@@ -57,7 +57,15 @@ abstract class TimerState<V> extends TimingWheel.Node implements Future<V> {
     static final int CANCELLED = 11;
     /** Cancelled by cancel(true), which interrupted the runner; the runner then clears that interrupt. */
     static final int INTERRUPTED = 12;
-    private static final int PHASE_MASK = 0xFF;
+    private static final int PHASE_MASK = 0x7F;
+    /**
+     * Bit of a timer whose first start waits in the start queue's {@link TimerChain.ThroughNext}, which links it
+     * through its {@code next} field: set by the producer (plain, before the push publishes the timer), cleared by
+     * the owner when it takes the start (an atomic and, as reschedules and cancels CAS the word meanwhile), kept by
+     * every other transition. A move command the owner meets while it is set overtook the start: the owner leaves
+     * the timer alone (linking it would overwrite its link in the chain), and the start makes the move.
+     */
+    static final int IN_START_CHAIN = 1 << 7;
     /** Kind bit, fixed at construction: the task is a {@link Callable}, else a {@link Runnable} with result null. */
     static final int KIND_CALLABLE = 1 << 8;
     /**
@@ -227,6 +235,21 @@ abstract class TimerState<V> extends TimingWheel.Node implements Future<V> {
     /** @return whether the task is a {@link Callable} (fixed at construction) */
     final boolean isCallable() {
         return (state & KIND_CALLABLE) != 0;
+    }
+
+    /** Producer, before the start chain's push publishes this new timer: see {@link #IN_START_CHAIN} (plain). */
+    final void markInStartChain() {
+        STATE.set(this, (long) STATE.get(this) | IN_START_CHAIN);
+    }
+
+    /** Owner, on taking the start from the chain: see {@link #IN_START_CHAIN}. */
+    final void clearInStartChain() {
+        STATE.getAndBitwiseAnd(this, ~(long) IN_START_CHAIN);
+    }
+
+    /** @return whether {@code word} is a timer's whose start still waits in the start chain */
+    static boolean inStartChain(long word) {
+        return (word & IN_START_CHAIN) != 0;
     }
 
     final boolean handedBack() {

@@ -784,8 +784,20 @@ public final class WheelTimer extends CommandPort implements ScheduledExecutorSe
                 throw new IllegalArgumentException("overflow chunk " + overflowChunk + " is not a power of two in [2, "
                         + CommandPort.CHUNK + "]");
             }
-            this.queueShape = new CommandPort.QueueShape(firstRing, ringRoom, overflowChunk,
+            this.queueShape = new CommandPort.QueueShape(firstRing, ringRoom, overflowChunk, queueShape.chains(),
                     Objects.requireNonNull(flaw, "flaw"));
+            return this;
+        }
+
+        /**
+         * Test seam: whether commands whose timer can lend a field go into a {@link TimerChain} once the rings are
+         * full (the default), or into the overflow's chunks as every other command does (for the tests of the
+         * overflow itself).
+         */
+        Builder commandChains(boolean chains) {
+            CommandPort.QueueShape q = queueShape;
+            this.queueShape = new CommandPort.QueueShape(q.firstRing(), q.ringRoom(), q.overflowChunk(), chains,
+                    q.flaw());
             return this;
         }
 

@@ -1,0 +1,79 @@
+package dev.tickwheel;
+
+import static org.openjdk.jcstress.annotations.Expect.ACCEPTABLE;
+import static org.openjdk.jcstress.annotations.Expect.FORBIDDEN;
+
+import java.util.List;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.TimeUnit;
+import org.openjdk.jcstress.annotations.Actor;
+import org.openjdk.jcstress.annotations.Arbiter;
+import org.openjdk.jcstress.annotations.Description;
+import org.openjdk.jcstress.annotations.JCStressTest;
+import org.openjdk.jcstress.annotations.Outcome;
+import org.openjdk.jcstress.annotations.State;
+import org.openjdk.jcstress.infra.results.IIII_Result;
+
+/**
+ * Race 4 through the start chain (issue 23): as {@link ScheduleVsShutdownNow}, but the start queue has one ring of 2
+ * commands and no spare (see {@link Rigs#fullRingChained}), holding three queued starts (60 ms out), the third in the
+ * start chain: the producer's new timer (5 ms out, so it waits in the queue) goes into the chain behind it unless
+ * {@code shutdownNow}'s collection emptied the ring first. The collection polls the start queue until it is empty;
+ * a push between its claim and its link (or its swap) hides the timer from a poll, so the queue's poll must wait the
+ * claim out, or the start is neither handed back nor rejected.
+ *
+ * <p>Result: schedule threw {@link RejectedExecutionException} (1), how many timers shutdownNow handed back beyond the
+ * three queued before, whether the producer's future is cancelled, and the pending count afterwards.
+ */
+@JCStressTest
+@Description("schedule through the start chain vs shutdownNow: rejected or handed back, never lost")
+@Outcome(id = "1, 0, 0, 0", expect = ACCEPTABLE,
+        desc = "rejected: schedule saw the STOP state on entry, or re-read it after its offer and revoked its timer")
+@Outcome(id = "0, 1, 0, 0", expect = ACCEPTABLE,
+        desc = "handed back: shutdownNow's collection took the start (after waiting out its claim, if it came "
+                + "mid-push)")
+@Outcome(id = "0, 0, 0, .*", expect = FORBIDDEN,
+        desc = "LOST: schedule returned normally, yet its timer was neither handed back nor cancelled (the collection "
+                + "stopped at the producer's claim and the producer saw no shutdown)")
+@Outcome(id = "1, 1, .*", expect = FORBIDDEN,
+        desc = "rejected AND handed back: the caller was told it was refused, and shutdownNow's caller may run it")
+@Outcome(expect = FORBIDDEN,
+        desc = "any other combination: one of the three queued starts not handed back, a future cancelled though "
+                + "handed back, or the pending count not back to 0 (an accounting leak)")
+@State
+public class ScheduleChainVsShutdownNow {
+
+    private final WheelTimer timer = Rigs.fullRingChained(new ManualClock(), CommandQueue.Flaw.NONE);
+    private ScheduledFuture<?> future;
+    private boolean rejected;
+    private List<Runnable> handedBack;
+
+    public ScheduleChainVsShutdownNow() {
+        for (int i = 0; i < 3; i++) { // two fill the ring, the third goes into the chain
+            timer.schedule(() -> { }, 60, TimeUnit.MILLISECONDS);
+        }
+    }
+
+    @Actor
+    public void producer() {
+        try {
+            future = timer.schedule(() -> { }, 5, TimeUnit.MILLISECONDS);
+        } catch (RejectedExecutionException e) {
+            rejected = true;
+        }
+    }
+
+    @Actor
+    public void owner() {
+        handedBack = timer.shutdownNow();
+    }
+
+    @Arbiter
+    public void after(IIII_Result r) {
+        r.r1 = rejected ? 1 : 0;
+        r.r2 = handedBack.size() - 3;
+        r.r3 = future != null && future.isCancelled() ? 1 : 0;
+        r.r4 = (int) timer.metrics().pending();
+    }
+}
