@@ -86,7 +86,9 @@ class StressSuiteTest {
             "dev.tickwheel.HandOffVsStalledStandby",
             "dev.tickwheel.OwnerFailureVsTake",
             "dev.tickwheel.SlotTakeVsMove", "dev.tickwheel.SlotTakeVsHandBack", "dev.tickwheel.SlotMoveVsHandBack",
-            "dev.tickwheel.SlotFillVsOwnerPark", "dev.tickwheel.SlotFillVsWatchdogLook");
+            "dev.tickwheel.SlotFillVsOwnerPark", "dev.tickwheel.SlotFillVsWatchdogLook",
+            "dev.tickwheel.ScheduleChainVsParkPlan", "dev.tickwheel.ScheduleChainVsShutdownNow",
+            "dev.tickwheel.RescheduleVsChainedStart", "dev.tickwheel.ShutdownVsChainedPeriodicStart");
 
     /** Deliberately broken variants: in the jar, never in the CI run. */
     static final Set<String> BROKEN_TESTS = Set.of("dev.tickwheel.BrokenCancelVsFire",
@@ -102,7 +104,8 @@ class StressSuiteTest {
             "dev.tickwheel.BrokenOwnerFailureVsTake",
             "dev.tickwheel.BrokenSlotTakeVsMove", "dev.tickwheel.BrokenSlotTakeVsHandBack",
             "dev.tickwheel.BrokenSlotMoveVsHandBack", "dev.tickwheel.BrokenSlotFillVsOwnerPark",
-            "dev.tickwheel.BrokenSlotFillVsWatchdogLook", "dev.tickwheel.BrokenGetVsReleaseCompletion");
+            "dev.tickwheel.BrokenSlotFillVsWatchdogLook", "dev.tickwheel.BrokenGetVsReleaseCompletion",
+            "dev.tickwheel.BrokenScheduleChainVsParkPlan", "dev.tickwheel.BrokenRescheduleVsChainedStart");
 
     @Test
     void testListNamesEveryTestAndNothingElse() {
@@ -236,7 +239,8 @@ class StressSuiteTest {
      */
     static final Set<String> SERIAL_BUGS = Set.of("dev.tickwheel.BrokenHandOffVsParkBehindBatch",
             "dev.tickwheel.BrokenScheduleSpillVsParkPlan", "dev.tickwheel.BrokenHandOffVsStalledStandby",
-            "dev.tickwheel.BrokenSlotFillVsOwnerPark");
+            "dev.tickwheel.BrokenSlotFillVsOwnerPark", "dev.tickwheel.BrokenScheduleChainVsParkPlan",
+            "dev.tickwheel.BrokenRescheduleVsChainedStart");
 
     private static Class<?> resultType(List<Method> actors, Method arbiter) {
         List<Method> all = new ArrayList<>(actors);

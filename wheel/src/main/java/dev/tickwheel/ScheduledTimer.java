@@ -48,7 +48,9 @@ import java.util.concurrent.TimeoutException;
  * timer out of NEW, so the owner moves the timer instead of handing it off.
  *
  * <p>The node's wheel fields ({@code key}, links) are written by the producer before the node is offered to the
- * start queue (a release; the owner's poll acquires), and after that only by the owner thread. A
+ * start queue (a release; the owner's poll acquires), and after that only by the owner thread, but for {@code next}
+ * while the start waits in the start queue's chain ({@link TimerChain}), where the producer that pushes the timer
+ * after it links it there (a release store). A
  * {@link PeriodicTimer}'s runner writes the next period's key into a field of its own, which the owner copies when
  * it takes the next start command.
  *

@@ -92,6 +92,7 @@ abstract class TimerChain extends TimerChainConsumerFields {
             if (n == null) {
                 return null;
             }
+            unlink(stub); // its link is set, so nobody writes it again: keep no taken timer reachable from it
             head = n;
             h = n;
             n = linkOf(n);

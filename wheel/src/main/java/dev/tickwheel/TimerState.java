@@ -60,10 +60,12 @@ abstract class TimerState<V> extends TimingWheel.Node implements Future<V> {
     private static final int PHASE_MASK = 0x7F;
     /**
      * Bit of a timer whose first start waits in the start queue's {@link TimerChain.ThroughNext}, which links it
-     * through its {@code next} field: set by the producer (plain, before the push publishes the timer), cleared by
-     * the owner when it takes the start (an atomic and, as reschedules and cancels CAS the word meanwhile), kept by
-     * every other transition. A move command the owner meets while it is set overtook the start: the owner leaves
-     * the timer alone (linking it would overwrite its link in the chain), and the start makes the move.
+     * through its {@code next} field: set by the producer before the push (an atomic or), cleared by the owner when it
+     * takes the start (an atomic and, as reschedules and cancels CAS the word meanwhile), kept by every other
+     * transition. A move command the owner meets while it is set overtook the start: the owner leaves the timer alone
+     * (linking it would overwrite its link in the chain), and the start makes the move. The plain stores that end a
+     * transient phase ({@link #setPhase}, {@link #completePhase}) may put the bit back on a timer whose start was run
+     * early by a caller while chained; that timer is then ended, and the owner ignores any command for it anyway.
      */
     static final int IN_START_CHAIN = 1 << 7;
     /** Kind bit, fixed at construction: the task is a {@link Callable}, else a {@link Runnable} with result null. */
@@ -130,7 +132,8 @@ abstract class TimerState<V> extends TimingWheel.Node implements Future<V> {
     /**
      * Phase, kind, handed-back bit, relink stamp and a rescheduled key (see the layout above). Written by cas/sv from
      * any thread; read lv. Every transition is a CAS on the whole word, except the stores that end the transient
-     * phases (COMPLETING, INTERRUPTING), which no other thread may leave.
+     * phases (COMPLETING, INTERRUPTING), which no other thread may leave (only the owner's atomic clear of
+     * {@link #IN_START_CHAIN} can land between their read and their store, and they may put that bit back).
      */
     private volatile long state;
 
@@ -237,9 +240,14 @@ abstract class TimerState<V> extends TimingWheel.Node implements Future<V> {
         return (state & KIND_CALLABLE) != 0;
     }
 
-    /** Producer, before the start chain's push publishes this new timer: see {@link #IN_START_CHAIN} (plain). */
+    /**
+     * Producer, before the start chain's push: see {@link #IN_START_CHAIN}. An atomic or, not a plain store: the new
+     * timer may already be in other threads' reach (a periodic one is registered for {@code shutdown()} before its
+     * offer, the owner's failure ends it, and a {@code CustomTimer} may be shared before its {@code schedule}), and a
+     * plain store could erase the cancel or failure one of them made meanwhile (second reader, session 35).
+     */
     final void markInStartChain() {
-        STATE.set(this, (long) STATE.get(this) | IN_START_CHAIN);
+        STATE.getAndBitwiseOr(this, (long) IN_START_CHAIN);
     }
 
     /** Owner, on taking the start from the chain: see {@link #IN_START_CHAIN}. */
@@ -273,7 +281,8 @@ abstract class TimerState<V> extends TimingWheel.Node implements Future<V> {
      * with {@link #releaseWaiters()} is the CAS into COMPLETING (a full fence) before its read of the stack.
      */
     final void completePhase(int phase) {
-        STATE.setRelease(this, withPhase((long) STATE.get(this), phase)); // the word is this thread's while COMPLETING
+        // The word is this thread's while COMPLETING (but for the owner's clear of IN_START_CHAIN: see that bit).
+        STATE.setRelease(this, withPhase((long) STATE.get(this), phase));
     }
 
     /** @return false: a one-shot timer */

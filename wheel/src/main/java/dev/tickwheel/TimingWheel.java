@@ -103,7 +103,11 @@ public final class TimingWheel<N extends TimingWheel.Node> extends TimingWheelAt
     public static class Node {
         /** The key, valid while the node is in a wheel (and the last one it had after). */
         long key;
-        /** Neighbours in the slot's circular list; null exactly while the node is in no wheel. */
+        /**
+         * Neighbours in the slot's circular list; {@code prev} is null exactly while the node is in no wheel, and
+         * so is {@code next} for the wheel's own use (a {@code WheelTimer}'s command chain may use {@code next} of a
+         * timer in no wheel: see {@code TimerChain}).
+         */
         Node prev;
         Node next;
         /**
