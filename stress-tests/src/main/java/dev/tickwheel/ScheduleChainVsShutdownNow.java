@@ -3,10 +3,6 @@ package dev.tickwheel;
 import static org.openjdk.jcstress.annotations.Expect.ACCEPTABLE;
 import static org.openjdk.jcstress.annotations.Expect.FORBIDDEN;
 
-import java.util.List;
-import java.util.concurrent.RejectedExecutionException;
-import java.util.concurrent.ScheduledFuture;
-import java.util.concurrent.TimeUnit;
 import org.openjdk.jcstress.annotations.Actor;
 import org.openjdk.jcstress.annotations.Arbiter;
 import org.openjdk.jcstress.annotations.Description;
@@ -23,8 +19,9 @@ import org.openjdk.jcstress.infra.results.IIII_Result;
  * a push between its claim and its link (or its swap) hides the timer from a poll, so the queue's poll must wait the
  * claim out, or the start is neither handed back nor rejected.
  *
- * <p>Result: schedule threw {@link RejectedExecutionException} (1), how many timers shutdownNow handed back beyond the
- * three queued before, whether the producer's future is cancelled, and the pending count afterwards.
+ * <p>Result (see {@link QueuedStartVsShutdownNowRace}): schedule threw {@code RejectedExecutionException} (1), how
+ * many timers shutdownNow handed back beyond the three queued before, whether the producer's future is cancelled, and
+ * the pending count afterwards.
  */
 @JCStressTest
 @Description("schedule through the start chain vs shutdownNow: rejected or handed back, never lost")
@@ -44,36 +41,20 @@ import org.openjdk.jcstress.infra.results.IIII_Result;
 @State
 public class ScheduleChainVsShutdownNow {
 
-    private final WheelTimer timer = Rigs.fullRingChained(new ManualClock(), CommandQueue.Flaw.NONE);
-    private ScheduledFuture<?> future;
-    private boolean rejected;
-    private List<Runnable> handedBack;
-
-    public ScheduleChainVsShutdownNow() {
-        for (int i = 0; i < 3; i++) { // two fill the ring, the third goes into the chain
-            timer.schedule(() -> { }, 60, TimeUnit.MILLISECONDS);
-        }
-    }
+    private final QueuedStartVsShutdownNowRace race = new QueuedStartVsShutdownNowRace(Rigs.fullRingChained(new ManualClock(), CommandQueue.Flaw.NONE));
 
     @Actor
     public void producer() {
-        try {
-            future = timer.schedule(() -> { }, 5, TimeUnit.MILLISECONDS);
-        } catch (RejectedExecutionException e) {
-            rejected = true;
-        }
+        race.producer();
     }
 
     @Actor
     public void owner() {
-        handedBack = timer.shutdownNow();
+        race.owner();
     }
 
     @Arbiter
     public void after(IIII_Result r) {
-        r.r1 = rejected ? 1 : 0;
-        r.r2 = handedBack.size() - 3;
-        r.r3 = future != null && future.isCancelled() ? 1 : 0;
-        r.r4 = (int) timer.metrics().pending();
+        race.after(r);
     }
 }
