@@ -36,7 +36,8 @@ import java.lang.invoke.VarHandle;
  * own push). A producer between its swap and its link hides the timers after it until it links: the owner's poll then
  * returns null while the indexes say a command is in flight, as for a ring's claimed index whose element is not yet
  * stored. Costs per spilled command: two atomic read-modify-writes on this object's producer line, one release store
- * on the previous timer (a line another producer or the owner wrote), and no allocation.
+ * on the previous timer (a line another producer or the owner wrote), and no allocation; a start adds an atomic or on
+ * its own timer's state word (its mark), and the owner an atomic and when it takes it.
  *
  * <p>Threading: {@link #push} from any thread, given the field is free; {@link #poll} from the owner only (or the one
  * thread that stands in for it); the index reads from any thread.
