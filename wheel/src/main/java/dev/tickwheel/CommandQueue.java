@@ -261,12 +261,13 @@ final class CommandQueue<E> {
     }
 
     /**
-     * Owner, after each drain of the cancel queue: opens this queue's chain if that drain took cancels, else closes
-     * it; nothing for a queue whose chain does not follow the cancels (a write only when it changes).
+     * Owner, after each step's drain of the cancel queue: opens this queue's chain while cancels flow (the owner took
+     * some within the last reap period, see {@code OwnerLoop#step}), else closes it; nothing for a queue whose chain
+     * does not follow the cancels (a write only when it changes).
      */
-    void openChainIf(boolean tookCancels) {
+    void openChainIf(boolean cancelsFlow) {
         if (chainFollowsCancels) {
-            chain.open(tookCancels);
+            chain.open(cancelsFlow);
         }
     }
 

@@ -52,6 +52,11 @@ final class OwnerLoop {
     /** Whether the last step reaped a timer. Plain; also read by {@link OwnerPark#planPark()} (token holder). */
     boolean reapedLastStep;
     /**
+     * The last tick of the reap period after the last step that took cancels (owner only, plain): while the clock is
+     * at or before it, the start queue's chain is open. Before any cancel, never.
+     */
+    private long cancelsFlowUntilTick = Long.MIN_VALUE;
+    /**
      * Whether the pool still had handed-off work queued after the last step (its watchdog's answer). Plain; also read
      * by {@link OwnerPark#planPark()} (token holder).
      */
@@ -149,7 +154,14 @@ final class OwnerLoop {
         long tick = clock.tickNow();
         stepTick = tick;
         int reaped = drainCancels();
-        port.starts.openChainIf(reaped > 0); // starts chain past the ring only while cancels flow (CommandQueue)
+        if (reaped > 0) {
+            cancelsFlowUntilTick = tick + port.reapTicks;
+        }
+        // Starts chain past the ring only while cancels flow (CommandQueue#spillLending): cancels taken within the
+        // last reap period, not only by this step, which may find the cancel queue empty between two of a steady
+        // load's cancels (session 36: a one-step rule sent 54K starts an iteration into the chunks, 0.01-0.05 B per
+        // schedule + cancel, in the two-producer rows).
+        port.starts.openChainIf(tick <= cancelsFlowUntilTick);
         int started = drainStarts();
         long target = tick + 1;
         int room = due.length - dueCount;

@@ -209,17 +209,26 @@ class TimerChainTest {
             while (OwnerLoop.of(t).step()) {
                 // take every command
             }
-            OwnerLoop.of(t).step(); // no cancel left to take: the start chain closes
+            OwnerLoop.of(t).step(); // no cancel left to take, but cancels flowed within the reap period: still open
+            for (int i = 0; i < ring + 2; i++) {
+                t.schedule(() -> { }, 1, TimeUnit.HOURS);
+            }
+            assertEquals(7, t.starts.chainPushes(), "a step without cancels does not end the flow");
+            while (OwnerLoop.of(t).step()) {
+                // take them
+            }
+            clock.advance(CommandPort.REAP_NANOS + TimeUnit.MILLISECONDS.toNanos(1), TimeUnit.NANOSECONDS);
+            OwnerLoop.of(t).step(); // no cancel for a whole reap period: the start chain closes
             for (int i = 0; i < ring + 5; i++) {
                 t.schedule(() -> { }, 1, TimeUnit.HOURS);
             }
-            assertEquals(5, t.starts.chainPushes(), "no cancels flowing: starts spill into the chunks again");
-            assertEquals(110, t.starts.spills());
+            assertEquals(7, t.starts.chainPushes(), "no cancels flowing: starts spill into the chunks again");
+            assertEquals(112, t.starts.spills());
             while (OwnerLoop.of(t).step()) {
                 // drain
             }
-            assertEquals(2 * ring + 100, OwnerLoop.of(t).wheel().size(), "every start linked once, the cancelled gone");
-            assertEquals(2 * ring + 100, t.metrics().pending());
+            assertEquals(3 * ring + 102, OwnerLoop.of(t).wheel().size(), "every start linked once, the cancelled gone");
+            assertEquals(3 * ring + 102, t.metrics().pending());
         } finally {
             t.shutdownNow();
         }
