@@ -47,7 +47,7 @@ public final class AllocationPerOp {
     }
 
     /** @return the median of the values (the mean of the middle two for an even count) */
-    static double median(List<Double> values) {
+    public static double median(List<Double> values) {
         if (values.isEmpty()) {
             throw new IllegalArgumentException("the median of no values");
         }

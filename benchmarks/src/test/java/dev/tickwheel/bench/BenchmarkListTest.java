@@ -44,6 +44,8 @@ class BenchmarkListTest {
                 "dev.tickwheel.bench.ColdLineFloor.touchOne",
                 "dev.tickwheel.bench.ColdLineFloor.touchIndependent",
                 "dev.tickwheel.bench.ClockRead.nanoTime",
+                "dev.tickwheel.bench.HarnessAllocation.oneProducer",
+                "dev.tickwheel.bench.HarnessAllocation.twoProducers",
                 "dev.tickwheel.bench.IdleTimeoutBenchmark.reset"));
         assertEquals(expected, flags.keySet());
         flags.forEach((name, args) -> {

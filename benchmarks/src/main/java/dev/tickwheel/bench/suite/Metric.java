@@ -9,6 +9,12 @@ enum Metric {
     SCHEDULE_CANCEL("ops/µs", true),
     /** Scenario 1: bytes allocated per schedule + cancel (JMH's GC profiler). */
     ALLOCATION("B", false),
+    /**
+     * Scenario 1, the limit beside {@link #ALLOCATION}: the bytes per operation JMH's harness itself adds at that
+     * peer's rate (an operation that allocates nothing, measured beside: its bytes per second over the peer's
+     * operations per second). {@code Target.ALLOCATION} judges the allocation less this.
+     */
+    ALLOCATION_HARNESS("B", false),
     /** Scenario 1: CPU ns per schedule + cancel, producer and timer threads together. */
     CPU("ns", false),
     /** Scenario 2: million fires per second, 1M timers due within 100 ms. */

@@ -41,6 +41,16 @@ final class Results {
         return rows.get(new Key(metric, pending, producers));
     }
 
+    /** @return the row of {@code other} at the same setting (pending, producers) as {@code r}, or null */
+    Row twin(Row r, Metric other) {
+        for (Map.Entry<Key, Row> e : rows.entrySet()) {
+            if (e.getValue() == r) {
+                return find(other, e.getKey().pending(), e.getKey().producers());
+            }
+        }
+        return null;
+    }
+
     /** @return the one row of a metric that has no setting, or null */
     Row find(Metric metric) {
         return find(metric, 0, 0);

@@ -1,11 +1,17 @@
 package dev.tickwheel.bench.suite;
 
 import dev.tickwheel.bench.AllocationPerOp;
+import dev.tickwheel.bench.HarnessAllocation;
 import dev.tickwheel.bench.Peer;
 import dev.tickwheel.bench.ScheduleCancelBenchmark;
 import dev.tickwheel.bench.report.ScalingChart;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
+import org.openjdk.jmh.results.BenchmarkResult;
+import org.openjdk.jmh.results.IterationResult;
+import org.openjdk.jmh.results.Result;
 import org.openjdk.jmh.results.RunResult;
 import org.openjdk.jmh.runner.RunnerException;
 
@@ -34,6 +40,7 @@ final class ScheduleCancelScenario extends Scenario {
     @Override
     void run(Settings s, JmhRunner jmh, Results results) throws RunnerException {
         nettyIntakeCaveat(s.schedulePeers, results);
+        Map<Integer, Double> harness = harnessBytesPerSecond(s, jmh);
         for (RunResult r : jmh.run("schedule-cancel", ScheduleCancelBenchmark.class, s.scheduleMethods,
                 Map.of("peer", JmhRunner.names(s.schedulePeers), "pending", s.schedulePending), true, false)) {
             Peer peer = JmhRunner.peer(r);
@@ -47,7 +54,38 @@ final class ScheduleCancelScenario extends Scenario {
             if (alloc != null) {
                 results.row(Metric.ALLOCATION, pending, threads, "allocated per schedule+cancel, " + what)
                         .put(peer, alloc);
+                Double bytesPerSecond = harness.get(threads);
+                if (bytesPerSecond != null) {
+                    double opsPerSecond = r.getPrimaryResult().getScore() * 1e6; // ops/µs
+                    results.row(Metric.ALLOCATION_HARNESS, pending, threads, "of which JMH's harness (an operation"
+                            + " that allocates nothing: " + Format.figure(bytesPerSecond / 1024) + " KB/s, at the"
+                            + " peer's rate), " + what).put(peer, bytesPerSecond / opsPerSecond);
+                }
             }
         }
+    }
+
+    /**
+     * The harness's own allocation, bytes per second by thread count: {@link HarnessAllocation} with the GC profiler
+     * and the same methods (the median over iterations of bytes per operation times operations per second).
+     */
+    private static Map<Integer, Double> harnessBytesPerSecond(Settings s, JmhRunner jmh) throws RunnerException {
+        Map<Integer, Double> perThreads = new TreeMap<>();
+        for (RunResult r : jmh.run("harness-allocation", HarnessAllocation.class, s.scheduleMethods, Map.of(), true,
+                false)) {
+            List<Double> each = new ArrayList<>();
+            for (BenchmarkResult b : r.getBenchmarkResults()) {
+                for (IterationResult i : b.getIterationResults()) {
+                    Result<?> norm = i.getSecondaryResults().get(AllocationPerOp.NORM);
+                    if (norm != null) {
+                        each.add(norm.getScore() * i.getPrimaryResult().getScore() * 1e6);
+                    }
+                }
+            }
+            if (!each.isEmpty()) {
+                perThreads.put(r.getParams().getThreads(), AllocationPerOp.median(each));
+            }
+        }
+        return perThreads;
     }
 }

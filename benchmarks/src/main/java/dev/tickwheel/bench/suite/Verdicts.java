@@ -10,6 +10,7 @@ import dev.tickwheel.bench.WheelKind;
 import dev.tickwheel.bench.report.ScalingChart;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.function.Function;
 
@@ -63,7 +64,7 @@ final class Verdicts {
         v.throughput(Target.EXPIRY_VS_NETTY_1MS, "in expiry, default pool");
         v.expiryCeiling();
         v.cpuVsNetty();
-        v.highest(Target.ALLOCATION, "allocation <= " + limit(Target.ALLOCATION.limit()) + " B per schedule+cancel");
+        v.allocation(Target.ALLOCATION, "allocation <= " + limit(Target.ALLOCATION.limit()) + " B per schedule+cancel");
         v.highest(Target.FIRE_ALLOCATION, "allocation <= " + limit(Target.FIRE_ALLOCATION.limit())
                 + " B per fired timer (the timer included), default pool");
         v.atMost(Target.RETAINED, row -> "retained <= " + limit(Target.RETAINED.limit()) + " B per pending timer",
@@ -253,6 +254,40 @@ final class Verdicts {
             notJudged(t, claim, NO_TICKWHEEL + " at " + String.join("; ", missing));
         } else if (maxAt != null) {
             add(t, max <= t.limit(), claim + ": highest " + figure(max) + " B (" + maxAt + ")");
+        }
+    }
+
+    /**
+     * Allocation per schedule + cancel: Tickwheel's highest row less JMH's own share at that row, where the run
+     * measured it beside ({@link Metric#ALLOCATION_HARNESS}): the GC profiler counts the harness's bytes against the
+     * operations too (about 0.001 B an operation here), so an operation that allocates exactly the limit would read
+     * above it. Judged to 0.001 B, the share's own precision; the claim shows the raw figure and the share.
+     */
+    private void allocation(Target t, String claim) {
+        double max = Double.NEGATIVE_INFINITY;
+        String at = null;
+        List<String> missing = new ArrayList<>();
+        for (Row r : results.rows(t.metrics())) {
+            Double raw = r.value(Peer.TICKWHEEL);
+            if (raw == null) {
+                missing.add(r.label());
+                continue;
+            }
+            Row h = results.twin(r, Metric.ALLOCATION_HARNESS);
+            Double share = h == null ? null : h.value(Peer.TICKWHEEL);
+            double net = share == null ? raw : raw - share;
+            if (net > max) {
+                max = net;
+                at = share == null ? figure(raw) + " B (" + r.label() + ")"
+                        : String.format(Locale.ROOT, "%.4f B less JMH's harness (%s: %.4f B measured, of which the"
+                        + " harness %.4f)", net, r.label(), raw, share);
+            }
+        }
+        if (!missing.isEmpty()) {
+            notJudged(t, claim, NO_TICKWHEEL + " at " + String.join("; ", missing));
+        } else if (at != null) {
+            // To 0.001 B, the share's own precision: its bytes per second differ by about 2% run to run.
+            add(t, Math.round(max * 1000) <= Math.round(t.limit() * 1000), claim + ": highest " + at);
         }
     }
 

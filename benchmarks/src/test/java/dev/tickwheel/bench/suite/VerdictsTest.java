@@ -83,6 +83,50 @@ class VerdictsTest {
     }
 
     /**
+     * Allocation per schedule + cancel is judged less JMH's own share at each row, where it was measured beside, to
+     * 0.001 B: 48 B an operation plus the harness's 0.001 is met (0.0001 over is within the share's precision); 0.05 B
+     * more than the harness explains is not, nor 0.002 B more, nor a row without its share measured that reads above
+     * the limit.
+     */
+    @Test
+    void allocationIsJudgedLessTheHarnessesShareMeasuredBeside() {
+        Results exact = new Results();
+        exact.row(Metric.ALLOCATION, 1000, 1, "alloc, P=1k, 1 producer").put(Peer.TICKWHEEL, 48.0012);
+        exact.row(Metric.ALLOCATION_HARNESS, 1000, 1, "harness, P=1k, 1 producer").put(Peer.TICKWHEEL, 0.0011);
+        exact.row(Metric.ALLOCATION, 1000, 2, "alloc, P=1k, 2 producers").put(Peer.TICKWHEEL, 48.0009);
+        exact.row(Metric.ALLOCATION_HARNESS, 1000, 2, "harness, P=1k, 2 producers").put(Peer.TICKWHEEL, 0.0010);
+        Verdict met = allocationVerdict(exact);
+        assertEquals(Outcome.MET, met.outcome(), met.line());
+        assertTrue(met.line().contains("highest 48.0001 B less JMH's harness (alloc, P=1k, 1 producer: 48.0012 B"
+                + " measured, of which the harness 0.0011)"), met.line());
+
+        Results over = new Results();
+        over.row(Metric.ALLOCATION, 1000, 1, "alloc, P=1k, 1 producer").put(Peer.TICKWHEEL, 48.0012);
+        over.row(Metric.ALLOCATION_HARNESS, 1000, 1, "harness, P=1k, 1 producer").put(Peer.TICKWHEEL, 0.0011);
+        over.row(Metric.ALLOCATION, 1_000_000, 2, "alloc, P=1M, 2 producers").put(Peer.TICKWHEEL, 48.0510);
+        over.row(Metric.ALLOCATION_HARNESS, 1_000_000, 2, "harness, P=1M, 2 producers").put(Peer.TICKWHEEL, 0.0013);
+        Verdict missed = allocationVerdict(over);
+        assertEquals(Outcome.MISSED, missed.outcome(), missed.line());
+        assertTrue(missed.line().contains("highest 48.0497 B less JMH's harness (alloc, P=1M, 2 producers"),
+                missed.line());
+
+        Results small = new Results();
+        small.row(Metric.ALLOCATION, 1000, 1, "alloc, P=1k, 1 producer").put(Peer.TICKWHEEL, 48.0031);
+        small.row(Metric.ALLOCATION_HARNESS, 1000, 1, "harness, P=1k, 1 producer").put(Peer.TICKWHEEL, 0.0011);
+        assertEquals(Outcome.MISSED, allocationVerdict(small).outcome(), allocationVerdict(small).line());
+
+        Results unmeasured = new Results();
+        unmeasured.row(Metric.ALLOCATION, 1000, 1, "alloc, P=1k, 1 producer").put(Peer.TICKWHEEL, 48.0012);
+        Verdict raw = allocationVerdict(unmeasured);
+        assertEquals(Outcome.MISSED, raw.outcome(), raw.line());
+    }
+
+    private static Verdict allocationVerdict(Results results) {
+        return Verdicts.judge(results).stream().filter(v -> v.target() == Target.ALLOCATION).findFirst()
+                .orElseThrow();
+    }
+
+    /**
      * Issue 23's lateness: where the medians of interleaved runs were measured (quiet and busy), they decide, each
      * condition must hold, and the one-run row (which here says the opposite) is not read.
      */
