@@ -151,12 +151,14 @@ abstract class CommandPort extends AbstractExecutorService {
                     + room);
         }
         int first = shape.firstRing() != 0 ? shape.firstRing() : Math.min(room, FIRST_RING_CHUNKS * CHUNK);
-        // The start queue's chain is open only while the owner takes cancels (see CommandQueue#spillLending); a
-        // test's shape keeps it open, so that its rig reaches the chain with a few starts.
-        this.starts = new CommandQueue<>(first, room, shape.overflowChunk(),
-                shape.chains() ? new TimerChain.ThroughNext() : null, shape == QueueShape.DEFAULT, shape.flaw());
+        // The start queue's chain is open only while cancels flow (see CommandQueue#spillLending): the cancel queue
+        // first, as the start queue looks at it; a test's shape keeps the chain open, so that its rig reaches it with
+        // a few starts.
         this.cancels = new CommandQueue<>(first, room, shape.overflowChunk(),
-                shape.chains() ? new TimerChain.ThroughTask() : null, false, shape.flaw());
+                shape.chains() ? new TimerChain.ThroughTask() : null, null, shape.flaw());
+        this.starts = new CommandQueue<>(first, room, shape.overflowChunk(),
+                shape.chains() ? new TimerChain.ThroughNext() : null, shape == QueueShape.DEFAULT ? cancels : null,
+                shape.flaw());
         if (ownerFactory == null) {
             this.owner = null;
             this.wakeupTick = AWAKE;

@@ -91,10 +91,10 @@ final class CommandQueue<E> {
      */
     private final TimerChain chain;
     /**
-     * Whether the owner opens and closes {@link #chain} by the cancels it takes ({@link #openChainIf}): the default
-     * start queue's. Otherwise the chain stays open. Final.
+     * The cancel queue whose flow opens {@link #chain} (the default start queue's; see {@link #spillLending}), or null:
+     * the chain stays open. Final.
      */
-    private final boolean chainFollowsCancels;
+    private final CommandQueue<?> followedCancels;
     /**
      * The chain the owner's side (drain, poll, the index reads) looks at: {@link #chain}, but for
      * {@link Flaw#BLIND_TO_CHAIN}. Final.
@@ -144,11 +144,11 @@ final class CommandQueue<E> {
 
     /** A queue whose whole room is {@code capacity}: one ring, no spare, no chain. */
     CommandQueue(int capacity) {
-        this(capacity, capacity, CommandPort.CHUNK, null, false, Flaw.NONE);
+        this(capacity, capacity, CommandPort.CHUNK, null, null, Flaw.NONE);
     }
 
     CommandQueue(int firstCapacity, int maxRoom) {
-        this(firstCapacity, maxRoom, CommandPort.CHUNK, null, false, Flaw.NONE);
+        this(firstCapacity, maxRoom, CommandPort.CHUNK, null, null, Flaw.NONE);
     }
 
     /**
@@ -158,12 +158,12 @@ final class CommandQueue<E> {
      * @param overflowChunk the overflow's chunk, a power of two of at least 2 ({@link CommandPort#CHUNK}; smaller only
      *                      in tests that hold the overflow at a chunk's end)
      * @param chain where {@link #offerLending} goes once the rings are full, or null (it then goes to the overflow)
-     * @param chainFollowsCancels whether the owner opens {@code chain} only while it takes cancels (the default start
-     *                            queue), else it stays open
+     * @param followedCancels the cancel queue whose flow opens {@code chain} (the default start queue's), or null: it
+     *                        stays open
      * @param flaw {@link Flaw#NONE}; another only for jcstress's deliberately broken variants
      */
     @SuppressWarnings("unchecked")
-    CommandQueue(int firstCapacity, int maxRoom, int overflowChunk, TimerChain chain, boolean chainFollowsCancels,
+    CommandQueue(int firstCapacity, int maxRoom, int overflowChunk, TimerChain chain, CommandQueue<?> followedCancels,
                  Flaw flaw) {
         if (Integer.bitCount(firstCapacity) != 1 || firstCapacity < 2) {
             throw new IllegalArgumentException("the first ring's capacity " + firstCapacity
@@ -183,9 +183,9 @@ final class CommandQueue<E> {
         this.rings[0] = first; // published with the queue (final field rings)
         this.overflow = new MpscUnboundedVarHandleArrayQueue<>(overflowChunk);
         this.chain = chain;
-        this.chainFollowsCancels = chainFollowsCancels;
-        if (chain != null && chainFollowsCancels) {
-            chain.open(false); // until the owner takes cancels
+        this.followedCancels = followedCancels;
+        if (chain != null && followedCancels != null) {
+            chain.open(false); // until cancels flow
         }
         this.ownerChain = flaw == Flaw.BLIND_TO_CHAIN ? null : chain;
         this.flaw = flaw;
@@ -238,20 +238,26 @@ final class CommandQueue<E> {
     }
 
     /**
-     * Past the rings, a command that lends its timer's field: into the chain while it is open, else into the overflow.
+     * Past the rings, a command that lends its timer's field: into the chain while cancels flow, else into the
+     * overflow. For the default start queue, cancels flow while the owner has taken some within the last reap period
+     * (the chain's flag, {@link #openChainIf}), or while commands wait in the cancel queue's first ring now (its two
+     * indexes: a producer that spills during an owner's stall sees its own load's cancels there, though the owner's
+     * flag may have closed for want of them during the stall). In a burst of starts alone nobody writes those two
+     * lines, so the look reads lines the producer's cache holds.
      *
-     * <p>Why the default start queue's chain is open only while the owner takes cancels (see {@link #openChainIf}): the
+     * <p>Why the default start queue's chain is open only while cancels flow: the
      * chain allocates nothing but makes the owner's walk one cache miss after another (each link is in the timer
      * before), and a push moves a line between cores where an array's slots share one per 16 commands. A burst of
      * starts alone (a mass expiry) overruns the ring by hundreds of thousands of commands, which the owner absorbs
      * within the burst; there the overflow's garbage chunks cost less than the chain's misses (session 35: the
-     * one-producer expiry shot 16% slower with every spilled start chained). Starts and cancels flowing together are
+     * one-producer expiry shot 16% slower with every spilled start chained; session 36: with two producers 18% slower,
+     * as each push's link lands in the timer the other producer pushed). Starts and cancels flowing together are
      * the steady load a server puts on the timer (most timers are cancelled before they fire), where a backlog lasts as
      * long as the owner is behind: there both queues chain, and neither allocates. The cancel queue's chain is always
      * open.
      */
     private void spillLending(TimerState<?> t) {
-        if (chain.isOpen()) {
+        if (chain.isOpen() || (followedCancels != null && !followedCancels.first.isEmpty())) {
             chain.push(t);
         } else {
             @SuppressWarnings("unchecked")
@@ -266,7 +272,7 @@ final class CommandQueue<E> {
      * does not follow the cancels (a write only when it changes).
      */
     void openChainIf(boolean cancelsFlow) {
-        if (chainFollowsCancels) {
+        if (followedCancels != null) {
             chain.open(cancelsFlow);
         }
     }

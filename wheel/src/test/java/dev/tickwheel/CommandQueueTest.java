@@ -194,7 +194,7 @@ class CommandQueueTest {
 
     @Test
     void theOverflowsChunksOfTwoResizeOnEveryOfferAfterTheFirstAndCountEveryCommand() {
-        CommandQueue<Integer> q = new CommandQueue<>(2, 2, 2, null, false, CommandQueue.Flaw.NONE);
+        CommandQueue<Integer> q = new CommandQueue<>(2, 2, 2, null, null, CommandQueue.Flaw.NONE);
         for (int i = 0; i < 10; i++) {
             q.offer(i); // 2 into the ring, then one a chunk: each later offer links a new chunk
         }
@@ -211,7 +211,7 @@ class CommandQueueTest {
     void rejectsAnOverflowChunkThatIsNotAPowerOfTwoOfAtLeastTwo() {
         for (int bad : new int[] {0, 1, 3, 24}) {
             IllegalArgumentException e = org.junit.jupiter.api.Assertions.assertThrows(IllegalArgumentException.class,
-                    () -> new CommandQueue<Integer>(2, 2, bad, null, false, CommandQueue.Flaw.NONE));
+                    () -> new CommandQueue<Integer>(2, 2, bad, null, null, CommandQueue.Flaw.NONE));
             assertTrue(e.getMessage().contains("overflow's chunk " + bad), e.getMessage());
         }
     }
@@ -219,7 +219,7 @@ class CommandQueueTest {
     @Test
     void manyProducersAgainstOneConsumerLoseNothingThroughOverflowResizes() throws Exception {
         // One ring of 2 and chunks of 2: nearly every command goes through the overflow, most offers link a chunk.
-        manyProducersAgainstOneConsumerLoseNothing(new CommandQueue<>(2, 2, 2, null, false, CommandQueue.Flaw.NONE), 100);
+        manyProducersAgainstOneConsumerLoseNothing(new CommandQueue<>(2, 2, 2, null, null, CommandQueue.Flaw.NONE), 100);
     }
 
     @Test

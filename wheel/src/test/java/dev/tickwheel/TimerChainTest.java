@@ -42,7 +42,7 @@ class TimerChainTest {
     @Test
     void aStartChainTakesEveryCommandOnceInOrderAndGivesItsFieldBack() {
         CommandQueue<ScheduledTimer<?>> q =
-                new CommandQueue<>(2, 2, CommandPort.CHUNK, new TimerChain.ThroughNext(), false, CommandQueue.Flaw.NONE);
+                new CommandQueue<>(2, 2, CommandPort.CHUNK, new TimerChain.ThroughNext(), null, CommandQueue.Flaw.NONE);
         List<ScheduledTimer<?>> offered = new ArrayList<>();
         for (int i = 0; i < 1_000; i++) {
             ScheduledTimer<?> t = newTimer();
@@ -73,7 +73,7 @@ class TimerChainTest {
     @Test
     void aCancelChainLinksThroughTheFreedTaskFieldAndGivesItBack() {
         CommandQueue<ScheduledTimer<?>> q =
-                new CommandQueue<>(2, 2, CommandPort.CHUNK, new TimerChain.ThroughTask(), false, CommandQueue.Flaw.NONE);
+                new CommandQueue<>(2, 2, CommandPort.CHUNK, new TimerChain.ThroughTask(), null, CommandQueue.Flaw.NONE);
         List<ScheduledTimer<?>> offered = new ArrayList<>();
         for (int i = 0; i < 100; i++) {
             ScheduledTimer<?> t = newTimer();
@@ -96,7 +96,7 @@ class TimerChainTest {
     @Test
     void manyProducersAgainstOneConsumerLoseNothingThroughTheChain() throws Exception {
         CommandQueue<ScheduledTimer<?>> q =
-                new CommandQueue<>(2, 2, CommandPort.CHUNK, new TimerChain.ThroughNext(), false, CommandQueue.Flaw.NONE);
+                new CommandQueue<>(2, 2, CommandPort.CHUNK, new TimerChain.ThroughNext(), null, CommandQueue.Flaw.NONE);
         int producers = 4;
         int each = 50_000;
         ScheduledTimer<?>[][] made = new ScheduledTimer<?>[producers][each];
@@ -177,9 +177,10 @@ class TimerChainTest {
     }
 
     /**
-     * The default shape: past the ring, cancels always chain, and starts chain only while the owner's last step took
-     * cancels (the steady load of a server); a burst of starts alone goes into the overflow's chunks, which it takes
-     * faster. Once a step takes no cancel, starts go back to the chunks.
+     * The default shape: past the ring, cancels always chain, and starts chain only while cancels flow (the steady
+     * load of a server): the owner took some within the last reap period, or some wait in the cancel queue now. A
+     * burst of starts alone goes into the overflow's chunks, which the owner takes faster. A step that finds no
+     * cancel does not end the flow; a reap period without any does, until cancels wait again.
      */
     @Test
     void startsChainOnlyWhileTheOwnerTakesCancels() {
@@ -227,8 +228,17 @@ class TimerChainTest {
             while (OwnerLoop.of(t).step()) {
                 // drain
             }
-            assertEquals(3 * ring + 102, OwnerLoop.of(t).wheel().size(), "every start linked once, the cancelled gone");
-            assertEquals(3 * ring + 102, t.metrics().pending());
+            assertTrue(fs.get(ring + 10).cancel(false)); // waits in the cancel queue: the owner has not stepped
+            for (int i = 0; i < ring + 3; i++) {
+                t.schedule(() -> { }, 1, TimeUnit.HOURS);
+            }
+            assertEquals(10, t.starts.chainPushes(), "a cancel waiting in its queue: starts chain though the flag is shut");
+            assertEquals(115, t.starts.spills());
+            while (OwnerLoop.of(t).step()) {
+                // drain
+            }
+            assertEquals(4 * ring + 104, OwnerLoop.of(t).wheel().size(), "every start linked once, the cancelled gone");
+            assertEquals(4 * ring + 104, t.metrics().pending());
         } finally {
             t.shutdownNow();
         }
