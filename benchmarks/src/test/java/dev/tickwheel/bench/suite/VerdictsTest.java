@@ -14,6 +14,7 @@ import java.util.EnumSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.Consumer;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -90,38 +91,41 @@ class VerdictsTest {
      */
     @Test
     void allocationIsJudgedLessTheHarnessesShareMeasuredBeside() {
-        Results exact = new Results();
-        exact.row(Metric.ALLOCATION, 1000, 1, "alloc, P=1k, 1 producer").put(Peer.TICKWHEEL, 48.0012);
-        exact.row(Metric.ALLOCATION_HARNESS, 1000, 1, "harness, P=1k, 1 producer").put(Peer.TICKWHEEL, 0.0011);
-        exact.row(Metric.ALLOCATION, 1000, 2, "alloc, P=1k, 2 producers").put(Peer.TICKWHEEL, 48.0009);
-        exact.row(Metric.ALLOCATION_HARNESS, 1000, 2, "harness, P=1k, 2 producers").put(Peer.TICKWHEEL, 0.0010);
-        Verdict met = allocationVerdict(exact);
+        Verdict met = allocationVerdict(allocation(1000, 1, 48.0012, 0.0011), allocation(1000, 2, 48.0009, 0.0010));
         assertEquals(Outcome.MET, met.outcome(), met.line());
-        assertTrue(met.line().contains("highest 48.0001 B less JMH's harness (alloc, P=1k, 1 producer: 48.0012 B"
+        assertTrue(met.line().contains("highest 48.0001 B less JMH's harness (alloc, P=1000, 1 producers: 48.0012 B"
                 + " measured, of which the harness 0.0011)"), met.line());
 
-        Results over = new Results();
-        over.row(Metric.ALLOCATION, 1000, 1, "alloc, P=1k, 1 producer").put(Peer.TICKWHEEL, 48.0012);
-        over.row(Metric.ALLOCATION_HARNESS, 1000, 1, "harness, P=1k, 1 producer").put(Peer.TICKWHEEL, 0.0011);
-        over.row(Metric.ALLOCATION, 1_000_000, 2, "alloc, P=1M, 2 producers").put(Peer.TICKWHEEL, 48.0510);
-        over.row(Metric.ALLOCATION_HARNESS, 1_000_000, 2, "harness, P=1M, 2 producers").put(Peer.TICKWHEEL, 0.0013);
-        Verdict missed = allocationVerdict(over);
+        Verdict missed = allocationVerdict(allocation(1000, 1, 48.0012, 0.0011),
+                allocation(1_000_000, 2, 48.0510, 0.0013));
         assertEquals(Outcome.MISSED, missed.outcome(), missed.line());
-        assertTrue(missed.line().contains("highest 48.0497 B less JMH's harness (alloc, P=1M, 2 producers"),
+        assertTrue(missed.line().contains("highest 48.0497 B less JMH's harness (alloc, P=1000000, 2 producers"),
                 missed.line());
 
-        Results small = new Results();
-        small.row(Metric.ALLOCATION, 1000, 1, "alloc, P=1k, 1 producer").put(Peer.TICKWHEEL, 48.0031);
-        small.row(Metric.ALLOCATION_HARNESS, 1000, 1, "harness, P=1k, 1 producer").put(Peer.TICKWHEEL, 0.0011);
-        assertEquals(Outcome.MISSED, allocationVerdict(small).outcome(), allocationVerdict(small).line());
+        Verdict small = allocationVerdict(allocation(1000, 1, 48.0031, 0.0011));
+        assertEquals(Outcome.MISSED, small.outcome(), small.line());
 
-        Results unmeasured = new Results();
-        unmeasured.row(Metric.ALLOCATION, 1000, 1, "alloc, P=1k, 1 producer").put(Peer.TICKWHEEL, 48.0012);
-        Verdict raw = allocationVerdict(unmeasured);
+        Verdict raw = allocationVerdict(allocation(1000, 1, 48.0012, null));
         assertEquals(Outcome.MISSED, raw.outcome(), raw.line());
     }
 
-    private static Verdict allocationVerdict(Results results) {
+    /** One setting's allocation row and, unless {@code share} is null, its harness row (Tickwheel's figures). */
+    private static Consumer<Results> allocation(long pending, int producers, double raw, Double share) {
+        String what = "P=" + pending + ", " + producers + " producers";
+        return r -> {
+            r.row(Metric.ALLOCATION, pending, producers, "alloc, " + what).put(Peer.TICKWHEEL, raw);
+            if (share != null) {
+                r.row(Metric.ALLOCATION_HARNESS, pending, producers, "harness, " + what).put(Peer.TICKWHEEL, share);
+            }
+        };
+    }
+
+    @SafeVarargs
+    private static Verdict allocationVerdict(Consumer<Results>... rows) {
+        Results results = new Results();
+        for (Consumer<Results> row : rows) {
+            row.accept(results);
+        }
         return Verdicts.judge(results).stream().filter(v -> v.target() == Target.ALLOCATION).findFirst()
                 .orElseThrow();
     }
