@@ -92,7 +92,9 @@ final class CommandQueue<E> {
     private final TimerChain chain;
     /**
      * The cancel queue whose flow opens {@link #chain} (the default start queue's; see {@link #spillLending}), or null:
-     * the chain stays open. Final.
+     * the chain stays open. Final. A spilling producer reads its first ring's two indexes (volatile loads in JCTools):
+     * a policy hint like the chain's flag, so a stale read only sends a start to the chunks instead of the chain or
+     * back; every command still lands in exactly one place.
      */
     private final CommandQueue<?> followedCancels;
     /**

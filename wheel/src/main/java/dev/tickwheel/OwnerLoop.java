@@ -53,7 +53,8 @@ final class OwnerLoop {
     boolean reapedLastStep;
     /**
      * The last tick of the reap period after the last step that took cancels (owner only, plain): while the clock is
-     * at or before it, the start queue's chain is open. Before any cancel, never.
+     * at or before it, the start queue's chain flag is open (before any cancel, never). Producers also chain while
+     * cancels wait in their ring, whatever the flag says (CommandQueue#spillLending).
      */
     private long cancelsFlowUntilTick = Long.MIN_VALUE;
     /**
