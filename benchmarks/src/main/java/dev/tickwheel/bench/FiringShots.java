@@ -43,6 +43,13 @@ import java.util.concurrent.locks.LockSupport;
  * floor is time the cores were not all at work on it (or worked on something else, such as busy neighbours), and a
  * lag below a target needs a floor below it: less CPU per fire, or more cores.
  *
+ * <p>Tickwheel's configurations also count, over the measured shots, per million fired timers: the pool's pushes (each
+ * a chain of batches), its worker wake-ups, and the commands that went past the command queues' rings ({@code past
+ * ring}: {@code TimerMetrics#commandQueueSpills}). A burst that outruns the owner thread leaves that many starts in
+ * JCTools' linked chunks, a reference each (4 bytes with compressed references, plus a chunk's header per 1,024),
+ * which are garbage once the owner has taken them: the share of the allocation per fired timer above the timer's own
+ * 48 bytes that the queues account for.
+ *
  * <pre>
  * java -cp benchmarks/target/benchmarks.jar dev.tickwheel.bench.FiringShots --peers TICKWHEEL,NETTY_1MS,JDK_STPE
  *      --producers 1,2 --workers 1,2,4,8,16,32 [--shots 7] [--warmup 20] [--busy 0]
@@ -92,18 +99,19 @@ public final class FiringShots {
                     + " warm-up + " + shots + " measured shots per configuration, " + busy + " busy processes beside"
                     + "; CPU " + dev.tickwheel.bench.suite.RunEnvironment.cpuModel() + ", " + Runtime.getRuntime().availableProcessors()
                     + " CPUs, load " + dev.tickwheel.bench.suite.RunEnvironment.loadAverage() + ", JDK " + Runtime.version());
-            System.out.printf("%-46s %10s %10s %10s %10s %12s %14s %14s %14s %24s%n", "configuration", "shot ms",
-                    "M fires/s", "first 5 ms", "lag ms", "lag max ms", "lag floor ms", "pushes per 1M", "wake-ups /1M",
-                    "CPU ns/fire own+pool+prod");
+            System.out.printf("%-46s %10s %10s %10s %10s %12s %14s %14s %14s %14s %24s%n", "configuration",
+                    "shot ms", "M fires/s", "first 5 ms", "lag ms", "lag max ms", "lag floor ms", "pushes per 1M",
+                    "wake-ups /1M", "past ring /1M", "CPU ns/fire own+pool+prod");
             for (String[] c : configs) {
                 List<Map<String, String>> rs = ChildJvm.run(FiringShots.class, List.of("--child", "true", "--peer",
                         c[1], "--workers", c[2], "--producers", c[3], "--shots", shots, "--warmup", warmup));
                 Map<String, String> r = rs.get(rs.size() - 1);
                 double shotMs = Double.parseDouble(r.get("shotMedianMs"));
-                System.out.printf("%-46s %10.1f %10.2f %10s %10.2f %12.2f %14.2f %14s %14s %24s%n", c[0], shotMs,
-                        TIMERS / shotMs / 1000.0, r.get("firstShotsMedianMs"), Double.parseDouble(r.get("lagMedianMs")),
-                        Double.parseDouble(r.get("lagMaxMs")), Double.parseDouble(r.get("lagFloorMedianMs")),
-                        r.get("handOffsPer1M"), r.get("wakeupsPer1M"),
+                System.out.printf("%-46s %10.1f %10.2f %10s %10.2f %12.2f %14.2f %14s %14s %14s %24s%n", c[0],
+                        shotMs, TIMERS / shotMs / 1000.0, r.get("firstShotsMedianMs"),
+                        Double.parseDouble(r.get("lagMedianMs")), Double.parseDouble(r.get("lagMaxMs")),
+                        Double.parseDouble(r.get("lagFloorMedianMs")), r.get("handOffsPer1M"), r.get("wakeupsPer1M"),
+                        r.get("spillsPer1M"),
                         r.get("ownerCpuNs") + "+" + r.get("poolCpuNs") + "+" + r.get("producerCpuNs"));
                 ChildJvm.report(Map.of("config", c[0].replace(' ', '_'), "shotMedianMs", r.get("shotMedianMs"),
                         "lagMedianMs", r.get("lagMedianMs"), "lagMaxMs", r.get("lagMaxMs"), "lagFloorMedianMs",
@@ -171,9 +179,11 @@ public final class FiringShots {
             double perMillion = 1e6 / Math.max(1, after[0] - before[0]);
             out.put("handOffsPer1M", String.format("%.0f", (after[1] - before[1]) * perMillion));
             out.put("wakeupsPer1M", String.format("%.0f", (after[2] - before[2]) * perMillion));
+            out.put("spillsPer1M", String.format("%.0f", (after[3] - before[3]) * perMillion));
         } else {
             out.put("handOffsPer1M", "-");
             out.put("wakeupsPer1M", "-");
+            out.put("spillsPer1M", "-");
         }
         if (cpuAtStart != null && cpuAtEnd != null) {
             // CPU per fired timer: the owner thread (Tickwheel's), the timer's other threads (its workers; a peer's

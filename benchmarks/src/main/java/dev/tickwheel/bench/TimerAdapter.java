@@ -31,8 +31,8 @@ public interface TimerAdapter extends AutoCloseable {
     }
 
     /**
-     * @return the timer's own hand-off counts since creation, as {fired, hand-offs, worker wake-ups} (Tickwheel's
-     *         {@code TimerMetrics}), or null if it keeps none
+     * @return the timer's own hand-off counts since creation, as {fired, hand-offs, worker wake-ups, commands past
+     *         the command queues' rings} (Tickwheel's {@code TimerMetrics}), or null if it keeps none
      */
     default long[] handOffCounts() {
         return null;

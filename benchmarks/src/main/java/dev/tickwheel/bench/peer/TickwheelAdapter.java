@@ -69,7 +69,7 @@ public final class TickwheelAdapter implements TimerAdapter {
     @Override
     public long[] handOffCounts() {
         TimerMetrics m = timer.metrics();
-        return new long[] {m.fired(), m.handOffs(), m.workerWakeups()};
+        return new long[] {m.fired(), m.handOffs(), m.workerWakeups(), m.commandQueueSpills()};
     }
 
     @Override

@@ -16,6 +16,13 @@ import java.util.Map;
  * JVMs interleaved with the other's (the row is the median of their medians; each JVM's is printed in a note).
  */
 final class FiringScenario extends Scenario {
+    /**
+     * Bytes a command past the rings costs in JCTools' linked chunks: a chunk of 1,024 commands is an array of 1,025
+     * references (the last links the next chunk), 4 bytes each with the compressed references of the benchmarks'
+     * 1 GB heaps, plus its 16-byte header.
+     */
+    static final double CHUNK_BYTES_PER_COMMAND = (16 + 4.0 * 1025) / 1024;
+
     FiringScenario() {
         super(8, "8 firing path (expiry lag, worker sweep, async chain)",
                 s -> s.firingPeers.size() * s.firingProducers.split(",").length
@@ -47,6 +54,12 @@ final class FiringScenario extends Scenario {
                 double loops = Double.parseDouble(r.get("producerCpuNs"));
                 results.row(Metric.FIRING_CPU, 0, p, "CPU per fired timer, timer threads + producers, "
                         + Format.producers(p)).put(peer, owner + pool + loops);
+                String spills = r.get("spillsPer1M");
+                if (spills != null && !spills.equals("-")) {
+                    results.row(Metric.FIRING_CHUNK_BYTES, 0, p, "command-queue chunks per fired timer (the starts past"
+                            + " the rings, " + String.format("%.2f", CHUNK_BYTES_PER_COMMAND) + " B each), "
+                            + Format.producers(p)).put(peer, Double.parseDouble(spills) / 1e6 * CHUNK_BYTES_PER_COMMAND);
+                }
             }
         }
         String[] sizes = s.sweepWorkers.split(",");

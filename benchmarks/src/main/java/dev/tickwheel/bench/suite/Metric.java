@@ -77,6 +77,12 @@ enum Metric {
      * work the cores must find room for; never judged, it explains the rate).
      */
     FIRING_CPU("ns", false),
+    /**
+     * Scenario 8: bytes per fired timer in the command queues' linked chunks (Tickwheel only): the shot's commands past
+     * the rings, a chunk's reference each; never judged, it accounts for the allocation per fired timer above the
+     * timer's own bytes.
+     */
+    FIRING_CHUNK_BYTES("B", false),
     /** Scenario 8: the same shot with a given pool size (Tickwheel only), ms a shot. */
     WORKER_SWEEP("ms", false),
     /** Scenario 8: the slowest of the worker sweep's shots over the fastest. */

@@ -67,6 +67,7 @@ final class Verdicts {
         v.allocation(Target.ALLOCATION, "allocation <= " + limit(Target.ALLOCATION.limit()) + " B per schedule+cancel");
         v.highest(Target.FIRE_ALLOCATION, "allocation <= " + limit(Target.FIRE_ALLOCATION.limit())
                 + " B per fired timer (the timer included), default pool");
+        v.fireAllocationContext();
         v.atMost(Target.RETAINED, row -> "retained <= " + limit(Target.RETAINED.limit()) + " B per pending timer",
                 tw -> figure(tw) + " B (after cancelling all: "
                         + figure(results.value(Metric.LEFT_AFTER_CANCEL, Peer.TICKWHEEL)) + " B per timer left)");
@@ -189,6 +190,27 @@ final class Verdicts {
                         + " over the cores, and its busiest thread's, reach past the window by at least " + each
                         + "; a lag below the target needs a floor below it)"));
             }
+        }
+    }
+
+    /**
+     * Beside the allocation per fired timer: the share of it that the command queues' chunks account for, counted in
+     * scenario 8's shots of the same load (a context line; nothing if that scenario did not run).
+     */
+    private void fireAllocationContext() {
+        StringBuilder each = new StringBuilder();
+        for (Row r : results.rows(List.of(Metric.FIRING_CHUNK_BYTES))) {
+            Double tw = r.value(Peer.TICKWHEEL);
+            if (tw != null) {
+                each.append(each.length() == 0 ? "" : "; ").append(figure(tw)).append(" B, ")
+                        .append(r.label().substring(r.label().lastIndexOf(", ") + 2));
+            }
+        }
+        if (each.length() > 0) {
+            out.add(new Verdict(Target.FIRE_ALLOCATION, Outcome.CONTEXT, "(of that, the command queues' chunks, in"
+                    + " scenario 8's shots of the same load: " + each + ". They hold the starts that outran the owner"
+                    + " thread, a reference each, garbage once taken; the rest above the timer's own bytes is the"
+                    + " pool's batches beyond those it keeps, and the harness)"));
         }
     }
 

@@ -84,6 +84,27 @@ class VerdictsTest {
     }
 
     /**
+     * The command queues' share of the allocation per fired timer, counted in scenario 8, is printed under that
+     * verdict for each producer count, and changes nothing in it.
+     */
+    @Test
+    void theChunksShareIsPrintedBesideTheFiredTimersAllocation() {
+        Results results = new Results();
+        results.row(Metric.FIRE_ALLOCATION, 0, 1, "allocated per fired timer (expiry), 1 producer")
+                .put(Peer.TICKWHEEL, 50.8);
+        results.row(Metric.FIRING_CHUNK_BYTES, 0, 1, "command-queue chunks per fired timer, 1 producer")
+                .put(Peer.TICKWHEEL, 2.61);
+        results.row(Metric.FIRING_CHUNK_BYTES, 0, 2, "command-queue chunks per fired timer, 2 producers")
+                .put(Peer.TICKWHEEL, 3.05);
+        List<Verdict> fire = Verdicts.judge(results).stream().filter(v -> v.target() == Target.FIRE_ALLOCATION)
+                .toList();
+        assertEquals(2, fire.size(), fire.toString());
+        assertEquals(Outcome.MISSED, fire.get(0).outcome(), fire.get(0).line());
+        assertEquals(Outcome.CONTEXT, fire.get(1).outcome(), fire.get(1).line());
+        assertTrue(fire.get(1).line().contains("2.61 B, 1 producer; 3.05 B, 2 producers"), fire.get(1).line());
+    }
+
+    /**
      * Allocation per schedule + cancel is judged less JMH's own share at each row, where it was measured beside, to
      * 0.001 B: 48 B an operation plus the harness's 0.001 is met (0.0001 over is within the share's precision); 0.05 B
      * more than the harness explains is not, nor 0.002 B more, nor a row without its share measured that reads above
