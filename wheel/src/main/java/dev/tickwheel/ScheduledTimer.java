@@ -420,12 +420,12 @@ class ScheduledTimer<V> extends TimerState<V> implements RunnableScheduledFuture
         long nowNanos = clock.elapsedNanos(); // one clock read for both: the new key and the tick now
         long to;
         if (delay <= 0) {
-            to = nowNanos / clock.tickNanos;
+            to = clock.ticksIn(nowNanos);
         } else {
             long d = unit.toNanos(delay);
-            to = TickClock.keyOf(TickClock.saturatedAdd(nowNanos, d), clock.tickNanos);
+            to = clock.keyOf(TickClock.saturatedAdd(nowNanos, d));
             // The limit, checked by a second division only for delays near it (see maxRescheduleNanosUnchecked).
-            if (d > clock.maxRescheduleNanosUnchecked && to - nowNanos / clock.tickNanos > Integer.MAX_VALUE) {
+            if (d > clock.maxRescheduleNanosUnchecked && to - clock.ticksIn(nowNanos) > Integer.MAX_VALUE) {
                 throw tooFar(delay, unit, clock.tickNanos);
             }
         }

@@ -253,7 +253,7 @@ public final class WheelTimer extends CommandPort implements ScheduledExecutorSe
         }
         long periodNanos = unit.toNanos(period);
         long first = clock.dueNanos(initialDelay, unit);
-        long key = initialDelay <= 0 ? first / clock.tickNanos : clock.keyOf(first);
+        long key = initialDelay <= 0 ? clock.ticksIn(first) : clock.keyOf(first);
         return accept(new PeriodicTimer(this, command, first, key, fixedRate ? periodNanos : -periodNanos), true);
     }
 

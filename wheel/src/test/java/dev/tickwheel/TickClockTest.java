@@ -5,6 +5,9 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.util.ArrayList;
+import java.util.List;
+import java.util.SplittableRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.Test;
@@ -91,6 +94,40 @@ class TickClockTest {
         assertArrayEquals(given, used);
         given[0] = 1;
         assertEquals(12, used[0], "a copy: the caller's array may change afterwards");
+    }
+
+    /**
+     * The clock divides by multiplying (see TickClock#divMagic): for every tick, the same quotients and keys as Java's
+     * division, at the edges of each quotient (multiples of the tick and one either side), at the top of the range,
+     * and at random, for ticks that are powers of two, odd, just below and above powers of two, and the largest.
+     */
+    @Test
+    void ticksByMultiplicationEqualJavasDivisionForEveryTickAndReading() {
+        long[] ticks = {1, 2, 3, 5, 7, 10, 1_000, 1_024, 1_000_000, 999_999_937, 1_000_000_000, (1L << 31) - 1,
+                (1L << 31) + 1, (1L << 40) + 1, (1L << 62) - 1, 1L << 62, (1L << 62) + 1, Long.MAX_VALUE - 1,
+                Long.MAX_VALUE};
+        SplittableRandom random = new SplittableRandom(37);
+        for (long tick : ticks) {
+            TickClock clock = new TickClock(() -> 0L, tick);
+            List<Long> readings = new ArrayList<>(List.of(0L, 1L, Long.MAX_VALUE, Long.MAX_VALUE - 1, -1L, -tick,
+                    Long.MIN_VALUE + 1));
+            for (long q : new long[] {1, 2, 3, 1_000, Long.MAX_VALUE / tick, Long.MAX_VALUE / tick - 1}) {
+                if (q > 0 && q <= Long.MAX_VALUE / tick) {
+                    long m = q * tick;
+                    readings.addAll(List.of(m - 1, m, m + 1 < 0 ? m : m + 1));
+                }
+            }
+            for (int i = 0; i < 20_000; i++) {
+                readings.add(random.nextLong(Long.MAX_VALUE));
+                readings.add(random.nextLong(Math.min(Long.MAX_VALUE, tick * 4 > 0 ? tick * 4 : Long.MAX_VALUE)));
+            }
+            for (long n : readings) {
+                assertEquals(n / tick, clock.ticksIn(n), () -> n + " / " + tick);
+                if (n >= 0) {
+                    assertEquals(TickClock.keyOf(n, tick), clock.keyOf(n), () -> "key of " + n + " at tick " + tick);
+                }
+            }
+        }
     }
 
     @Test
