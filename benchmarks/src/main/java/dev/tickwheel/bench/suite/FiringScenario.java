@@ -5,12 +5,16 @@ import dev.tickwheel.bench.ChildJvm;
 import dev.tickwheel.bench.ExpiryBenchmark;
 import dev.tickwheel.bench.FiringShots;
 import dev.tickwheel.bench.Peer;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
 /**
  * Scenario 8, issue 23's firing path, each configuration in a child JVM: the expiry shot by {@link FiringShots}
- * (its fire rate and its lag, Tickwheel's default builder against Netty 1 ms), the worker sweep (the same shot
+ * (its fire rate and its lag, Tickwheel's default builder against Netty 1 ms, each in several JVMs interleaved with
+ * the other peer's, every figure the median of those JVMs' medians; each JVM's shot is printed in a note), the worker
+ * sweep (the same shot
  * with 1 to 32 workers, each size run in interleaved rounds, and the spread of their medians), and the 1,000-step {@code CompletableFuture} chain by
  * {@link AsyncChain} on Tickwheel's default pool and on the JDK's executor of the same size, each in several child
  * JVMs interleaved with the other's (the row is the median of their medians; each JVM's is printed in a note).
@@ -25,19 +29,45 @@ final class FiringScenario extends Scenario {
 
     FiringScenario() {
         super(8, "8 firing path (expiry lag, worker sweep, async chain)",
-                s -> s.firingPeers.size() * s.firingProducers.split(",").length
+                s -> s.firingPeers.size() * s.firingProducers.split(",").length * s.firingRounds
                         + s.sweepWorkers.split(",").length * s.sweepRounds + 2 * s.chainRounds);
     }
 
     @Override
     void run(Settings s, JmhRunner jmh, Results results) {
-        String shots = s.firingWarmup + " warm-up + " + s.firingShots + " shots, medians";
-        for (String producers : s.firingProducers.split(",")) {
+        String shots = s.firingWarmup + " warm-up + " + s.firingShots + " shots, medians"
+                + (s.firingRounds > 1 ? "; median of " + s.firingRounds + " interleaved JVMs" : "");
+        String[] producerCounts = s.firingProducers.split(",");
+        List<Peer> peers = s.firingPeers;
+        // Each configuration in several JVMs, peers alternated round by round: one JVM's shots are steady, but JVM to
+        // JVM the same code reads up to 1.3x apart on this machine (the JIT's choices), which one JVM a peer cannot
+        // tell from a difference between peers.
+        Map<String, List<Map<String, String>>> shotRuns = new LinkedHashMap<>();
+        for (int round = 0; round < s.firingRounds; round++) {
+            for (String producers : producerCounts) {
+                for (int k = 0; k < peers.size(); k++) {
+                    Peer peer = peers.get(round % 2 == 0 ? k : peers.size() - 1 - k);
+                    shotRuns.computeIfAbsent(producers + "/" + peer.name(), x -> new ArrayList<>())
+                            .add(shot(s, peer, 0, producers));
+                }
+            }
+        }
+        List<String> perJvm = new ArrayList<>();
+        for (String producers : producerCounts) {
             int p = Integer.parseInt(producers);
             String label = "expiry shot, 1M timers due within 100 ms, " + Format.producers(p) + " (" + shots + ")";
-            for (Peer peer : s.firingPeers) {
-                Map<String, String> r = shot(s, peer, 0, producers);
+            for (Peer peer : peers) {
+                List<Map<String, String>> rs = shotRuns.get(producers + "/" + peer.name());
+                Map<String, String> r = medians(rs);
                 double ms = Double.parseDouble(r.get("shotMedianMs"));
+                if (rs.size() > 1) {
+                    StringBuilder ms1 = new StringBuilder();
+                    for (Map<String, String> one : rs) {
+                        ms1.append(ms1.length() == 0 ? "" : " / ").append(String.format("%.0f",
+                                Double.parseDouble(one.get("shotMedianMs"))));
+                    }
+                    perJvm.add(peer.label() + ", " + Format.producers(p) + ": " + ms1);
+                }
                 results.row(Metric.FIRING_RATE, 0, p, label).put(peer, ExpiryBenchmark.TIMERS / (ms / 1000.0) / 1e6);
                 String first = r.get("firstShotsMedianMs");
                 if (first != null && !first.equals("-")) {
@@ -61,6 +91,9 @@ final class FiringScenario extends Scenario {
                             + Format.producers(p)).put(peer, Double.parseDouble(spills) / 1e6 * CHUNK_BYTES_PER_COMMAND);
                 }
             }
+        }
+        if (!perJvm.isEmpty()) {
+            results.note("expiry shot, each JVM's median (ms, interleaved): " + String.join("; ", perJvm));
         }
         String[] sizes = s.sweepWorkers.split(",");
         double[][] rounds = new double[sizes.length][s.sweepRounds];
@@ -121,6 +154,34 @@ final class FiringScenario extends Scenario {
             }
         }
         results.note("async chain, each JVM's median (ms, interleaved): " + each);
+    }
+
+    /**
+     * The median of each numeric field over the runs (a field that is not a number in every run, such as "-", is kept
+     * from the first run); one run is returned as it is.
+     */
+    static Map<String, String> medians(List<Map<String, String>> runs) {
+        if (runs.size() == 1) {
+            return runs.get(0);
+        }
+        Map<String, String> out = new LinkedHashMap<>(runs.get(0));
+        for (String key : runs.get(0).keySet()) {
+            double[] v = new double[runs.size()];
+            boolean numeric = true;
+            for (int i = 0; i < v.length && numeric; i++) {
+                String x = runs.get(i).get(key);
+                try {
+                    v[i] = x == null ? Double.NaN : Double.parseDouble(x);
+                    numeric = !Double.isNaN(v[i]);
+                } catch (NumberFormatException e) {
+                    numeric = false;
+                }
+            }
+            if (numeric) {
+                out.put(key, Double.toString(FiringShots.median(v)));
+            }
+        }
+        return out;
     }
 
     private static Map<String, String> shot(Settings s, Peer peer, int workers, String producers) {

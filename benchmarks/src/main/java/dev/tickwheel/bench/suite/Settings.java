@@ -67,6 +67,8 @@ public final class Settings {
     int sweepRounds;
     int firingWarmup;
     int firingShots;
+    /** JVMs per peer and producer count for the expiry shot (each its own warm-up and shots), interleaved. */
+    int firingRounds;
     int chainWarmup;
     int chainRuns;
     /**
@@ -133,6 +135,7 @@ public final class Settings {
         sweepRounds = full ? 5 : 2;
         firingWarmup = FiringShots.DEFAULT_WARMUP; // steady state; the first shots get their own row
         firingShots = full ? 7 : 3;
+        firingRounds = full ? 5 : 1;
         chainWarmup = 200;
         chainRuns = full ? 41 : 21;
         chainRounds = full ? 5 : 3;
