@@ -14,10 +14,10 @@ import java.util.Map;
  * Scenario 8, issue 23's firing path, each configuration in a child JVM: the expiry shot by {@link FiringShots}
  * (its fire rate and its lag, Tickwheel's default builder against Netty 1 ms, each in several JVMs interleaved with
  * the other peer's, every figure the median of those JVMs' medians; each JVM's shot is printed in a note), the worker
- * sweep (the same shot
- * with 1 to 32 workers, each size run in interleaved rounds, and the spread of their medians), and the 1,000-step {@code CompletableFuture} chain by
- * {@link AsyncChain} on Tickwheel's default pool and on the JDK's executor of the same size, each in several child
- * JVMs interleaved with the other's (the row is the median of their medians; each JVM's is printed in a note).
+ * sweep (the same shot with 1 to 32 workers, each size run in interleaved rounds, and the spread of their medians),
+ * and the 1,000-step {@code CompletableFuture} chain by {@link AsyncChain} on Tickwheel's default pool and on the
+ * JDK's executor of the same size, each in several child JVMs interleaved with the other's (the row is the median of
+ * their medians; each JVM's is printed in a note).
  */
 final class FiringScenario extends Scenario {
     /**
