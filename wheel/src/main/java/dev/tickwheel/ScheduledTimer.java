@@ -424,7 +424,7 @@ class ScheduledTimer<V> extends TimerState<V> implements RunnableScheduledFuture
         } else {
             long d = unit.toNanos(delay);
             to = clock.keyOf(TickClock.saturatedAdd(nowNanos, d));
-            // The limit, checked by a second division only for delays near it (see maxRescheduleNanosUnchecked).
+            // The limit, checked by a second tick count only for delays near it (see maxRescheduleNanosUnchecked).
             if (d > clock.maxRescheduleNanosUnchecked && to - clock.ticksIn(nowNanos) > Integer.MAX_VALUE) {
                 throw tooFar(delay, unit, clock.tickNanos);
             }

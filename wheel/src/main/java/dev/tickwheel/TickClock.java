@@ -20,7 +20,7 @@ final class TickClock {
     /**
      * A delay up to this many nanoseconds (saturating) is certainly at most 2^31 - 1 ticks ahead of the tick now,
      * from any reading: with now = qT + r and d &lt;= (2^31 - 2) T, the key ceil((now + d) / T) is at most
-     * q + 2^31 - 1. Lets {@code reschedule} check its limit without a second division on the common path.
+     * q + 2^31 - 1. Lets {@code reschedule} check its limit without a second tick count on the common path.
      */
     final long maxRescheduleNanosUnchecked;
     /**
@@ -112,7 +112,11 @@ final class TickClock {
 
     // ---- pure functions ----
 
-    /** The first tick of length {@code tickNanos} starting at or after {@code nanos} (&gt;= 0). */
+    /**
+     * The first tick of length {@code tickNanos} starting at or after {@code nanos} (&gt;= 0), by division: the
+     * definition that the clock's own {@link #keyOf(long)} computes by multiplication ({@code TickClockTest} holds them
+     * equal).
+     */
     static long keyOf(long nanos, long tickNanos) {
         long k = nanos / tickNanos;
         return nanos % tickNanos == 0 ? k : k + 1;
