@@ -79,6 +79,13 @@ final class FiringScenario extends Scenario {
                         .put(peer, Double.parseDouble(r.get("lagMedianMs")));
                 results.row(Metric.EXPIRY_LAG_FLOOR, 0, p, "lag floor: what the shot's own CPU allows at best, "
                         + Format.producers(p)).put(peer, Double.parseDouble(r.get("lagFloorMedianMs")));
+                String loop = r.get("loopMedianMs");
+                if (loop != null) {
+                    results.row(Metric.FIRING_LOOP, 0, p, "the producers' loop in the shot, wall time, "
+                            + Format.producers(p)).put(peer, Double.parseDouble(loop));
+                    results.row(Metric.FIRING_LOOP_CPU, 0, p, "the producers' own CPU in that loop, "
+                            + Format.producers(p)).put(peer, FiringShots.loopCpuMs(r));
+                }
                 double owner = Double.parseDouble(r.get("ownerCpuNs"));
                 double pool = Double.parseDouble(r.get("poolCpuNs"));
                 double loops = Double.parseDouble(r.get("producerCpuNs"));

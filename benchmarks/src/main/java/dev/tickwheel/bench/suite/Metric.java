@@ -83,6 +83,16 @@ enum Metric {
      * timer's own bytes.
      */
     FIRING_CHUNK_BYTES("B", false),
+    /**
+     * Scenario 8: the producers' scheduling loop in the shot, wall ms from the start to the last producer's end (the
+     * median of the shots): the shot's window is this loop plus its longest delay, so it bounds the rate; never judged.
+     */
+    FIRING_LOOP("ms", false),
+    /**
+     * Scenario 8: the producers' own CPU in that loop, ms a shot, all producers together: a loop longer than this ran
+     * on cores it shared with other threads (the timer's own among them); never judged.
+     */
+    FIRING_LOOP_CPU("ms", false),
     /** Scenario 8: the same shot with a given pool size (Tickwheel only), ms a shot. */
     WORKER_SWEEP("ms", false),
     /** Scenario 8: the slowest of the worker sweep's shots over the fastest. */

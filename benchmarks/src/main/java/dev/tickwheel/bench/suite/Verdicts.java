@@ -83,6 +83,7 @@ final class Verdicts {
         v.wheelVsAgrona();
         v.wheelNoCollapse();
         v.throughput(Target.FIRING_VS_NETTY_1MS, "in the expiry shot (FiringShots), default builder");
+        v.firingWindow();
         v.worst(Target.EXPIRY_LAG, "the last fire of the shot within " + limit(Target.EXPIRY_LAG.limit())
                 + " ms of its latest deadline", " ms");
         v.lagFloor();
@@ -189,6 +190,33 @@ final class Verdicts {
                         "lag floor: what the shot's own CPU allows at best, ", "") + ": the shot's own CPU, spread"
                         + " over the cores, and its busiest thread's, reach past the window by at least " + each
                         + "; a lag below the target needs a floor below it)"));
+            }
+        }
+    }
+
+    /**
+     * Beside the expiry shot's rate: its window, per producer count and peer. A shot is the producers' loop, then its
+     * longest delay, then its lag; the loop's wall time beside the producers' own CPU in it shows how much of the
+     * cores the producers got while the timer's threads worked beside them (a context line; nothing if scenario 8 did
+     * not run).
+     */
+    private void firingWindow() {
+        for (Row wall : results.rows(List.of(Metric.FIRING_LOOP))) {
+            Row cpu = results.twin(wall, Metric.FIRING_LOOP_CPU);
+            StringBuilder each = new StringBuilder();
+            for (Map.Entry<Peer, Double> e : wall.values().entrySet()) {
+                Double own = cpu == null ? null : cpu.value(e.getKey());
+                each.append(each.length() == 0 ? "" : ", ").append(e.getKey().label()).append(" ")
+                        .append(figure(e.getValue())).append(" ms");
+                if (own != null) {
+                    each.append(" for ").append(figure(own)).append(" ms of the producers' CPU");
+                }
+            }
+            if (each.length() > 0) {
+                out.add(new Verdict(Target.FIRING_VS_NETTY_1MS, Outcome.CONTEXT, "(the window, " + wall.label()
+                        .replace("the producers' loop in the shot, wall time, ", "") + ": a shot is its producers'"
+                        + " loop, then its longest delay, " + (ExpiryBenchmark.WINDOW_MS - 1) + " ms, then its lag; the"
+                        + " loops took " + each + ")"));
             }
         }
     }

@@ -84,6 +84,34 @@ class VerdictsTest {
     }
 
     /**
+     * The shot's window is printed under the expiry shot's verdict for each producer count: each peer's loop, wall time
+     * beside the producers' CPU in it; a peer whose CPU row is missing shows its wall time alone. It changes nothing in
+     * the verdict.
+     */
+    @Test
+    void theProducersLoopIsPrintedBesideTheExpiryShotsRate() {
+        Results results = new Results();
+        String rate = "expiry shot, 1M timers due within 100 ms, 1 producer";
+        results.row(Metric.FIRING_RATE, 0, 1, rate).put(Peer.TICKWHEEL, 4.6);
+        results.row(Metric.FIRING_RATE, 0, 1, rate).put(Peer.NETTY_1MS, 5.0);
+        String wall = "the producers' loop in the shot, wall time, 1 producer";
+        results.row(Metric.FIRING_LOOP, 0, 1, wall).put(Peer.TICKWHEEL, 118.5);
+        results.row(Metric.FIRING_LOOP, 0, 1, wall).put(Peer.NETTY_1MS, 98.25);
+        results.row(Metric.FIRING_LOOP_CPU, 0, 1, "the producers' own CPU in that loop, 1 producer")
+                .put(Peer.TICKWHEEL, 72.0);
+        List<Verdict> shot = Verdicts.judge(results).stream().filter(v -> v.target() == Target.FIRING_VS_NETTY_1MS)
+                .toList();
+        assertEquals(2, shot.size(), shot.toString());
+        assertEquals(Outcome.MISSED, shot.get(0).outcome(), shot.get(0).line());
+        Verdict window = shot.get(1);
+        assertEquals(Outcome.CONTEXT, window.outcome(), window.line());
+        assertTrue(window.line().contains("(the window, 1 producer: a shot is its producers' loop, then its longest"
+                + " delay, 99 ms, then its lag; the loops took Tickwheel " + Format.figure(118.5) + " ms for "
+                + Format.figure(72.0) + " ms of the producers' CPU, Netty 1 ms " + Format.figure(98.25) + " ms)"),
+                window.line());
+    }
+
+    /**
      * The command queues' share of the allocation per fired timer, counted in scenario 8, is printed under that
      * verdict for each producer count, and changes nothing in it.
      */
