@@ -77,6 +77,8 @@ public final class FiringShots {
     static final long FINE_LEAD_MS = 2;
     /** The watcher's look interval while the window's end is further than {@link #FINE_LEAD_MS} away. */
     static final long COARSE_LOOK_NANOS = TimeUnit.MILLISECONDS.toNanos(1);
+    /** Unmeasured shots a sweep size's fresh timer runs before its measured ones: its workers start in the first. */
+    static final int SWEEP_FRESH_SHOTS = 1;
     /** The watcher's look interval near the window's end: the lag's resolution. */
     static final long FINE_LOOK_NANOS = TimeUnit.MICROSECONDS.toNanos(100);
 
@@ -85,6 +87,10 @@ public final class FiringShots {
 
     public static void main(String[] args) throws Exception {
         Map<String, String> opts = options(args);
+        if (opts.containsKey("sweep")) {
+            sweepChild(opts);
+            return;
+        }
         if (opts.containsKey("child")) {
             child(opts);
             return;
@@ -146,6 +152,91 @@ public final class FiringShots {
         return Double.parseDouble(r.get("producerCpuNs")) * TIMERS / 1e6;
     }
 
+    /** @return each producer's delays, ms (the same for every shot and every configuration) */
+    private static long[][] delays(int producers) {
+        long[][] delays = new long[producers][];
+        for (int p = 0; p < producers; p++) {
+            SplittableRandom random = new SplittableRandom(0xE4B1 + p);
+            delays[p] = new long[TIMERS / producers];
+            for (int i = 0; i < delays[p].length; i++) {
+                delays[p][i] = random.nextInt(WINDOW_MS);
+            }
+        }
+        return delays;
+    }
+
+    /**
+     * The worker sweep in one (child) JVM: every pool size of {@code --sweep} in turn, {@code --rounds} times
+     * (forward, then backward, so that drift falls on every size), each turn a fresh Tickwheel timer of the default
+     * builder with that pool size: {@link #SWEEP_FRESH_SHOTS} unmeasured shot (its workers start), then {@code --shots}
+     * measured ones, then closed. A warm-up round first gives every size its share of {@code --warmup} shots, for the
+     * JIT. One producer. Reports each size's median shot ({@code sweepMs}, {@code size:ms} pairs).
+     *
+     * <p>Why in one JVM: the sweep asks whether adding workers slows firing, a comparison between sizes. Run a JVM per
+     * size, the same build's JVMs read up to 1.4x apart on 2 vCPUs (the JIT's choices, the kernel's placement of the
+     * threads for a JVM's life), and that spread, not the pool's size, decided the verdict (session 38's records).
+     * Here every size runs under the same JIT and in the same stretch of time, and the suite repeats it in several
+     * JVMs and takes each size's median over them.
+     */
+    private static void sweepChild(Map<String, String> opts) throws Exception {
+        String[] names = opts.get("sweep").split(",");
+        int[] sizes = new int[names.length];
+        for (int i = 0; i < names.length; i++) {
+            sizes[i] = Integer.parseInt(names[i]);
+            if (sizes[i] < 1) {
+                throw new IllegalArgumentException("--sweep " + opts.get("sweep") + ": pool size " + sizes[i]
+                        + " is below 1");
+            }
+        }
+        int rounds = Integer.parseInt(opts.getOrDefault("rounds", "2"));
+        int shots = Integer.parseInt(opts.getOrDefault("shots", "7"));
+        int warmup = Integer.parseInt(opts.getOrDefault("warmup", Integer.toString(DEFAULT_WARMUP)));
+        if (rounds < 1 || shots < 1 || warmup < 0) {
+            throw new IllegalArgumentException("--rounds " + rounds + ", --shots " + shots + ", --warmup " + warmup
+                    + ": rounds and shots must be at least 1, warm-up at least 0");
+        }
+        long[][] delays = delays(1);
+        double[][] ms = new double[sizes.length][rounds * shots];
+        int warmEach = (warmup + sizes.length - 1) / sizes.length;
+        for (int r = -1; r < rounds; r++) { // round -1: the warm-up
+            for (int k = 0; k < sizes.length; k++) {
+                int i = r % 2 == 0 ? k : sizes.length - 1 - k;
+                TimerAdapter timer = new TickwheelAdapter(false, dev.tickwheel.WheelTimer.DEFAULT_TICK_NANOS,
+                        sizes[i]);
+                try {
+                    for (int w = 0; w < (r < 0 ? warmEach : SWEEP_FRESH_SHOTS); w++) {
+                        shot(timer, delays);
+                    }
+                    for (int n = 0; r >= 0 && n < shots; n++) {
+                        ms[i][r * shots + n] = shot(timer, delays)[0];
+                    }
+                } finally {
+                    timer.close();
+                }
+            }
+        }
+        StringBuilder out = new StringBuilder();
+        for (int i = 0; i < sizes.length; i++) {
+            out.append(i == 0 ? "" : ",").append(sizes[i]).append(':').append(String.format("%.2f", median(ms[i])));
+        }
+        ChildJvm.report(Map.of("sweepMs", out.toString()));
+    }
+
+    /**
+     * Parses a sweep child's report.
+     *
+     * @param sweepMs {@code size:ms} pairs, comma-separated
+     * @return the median shot ms by pool size, in the report's order
+     */
+    public static Map<Integer, Double> sweepMedians(String sweepMs) {
+        Map<Integer, Double> m = new LinkedHashMap<>();
+        for (String pair : sweepMs.split(",")) {
+            int colon = pair.indexOf(':');
+            m.put(Integer.parseInt(pair.substring(0, colon)), Double.parseDouble(pair.substring(colon + 1)));
+        }
+        return m;
+    }
+
     /** One configuration's shots, in this (child) JVM. */
     private static void child(Map<String, String> opts) throws Exception {
         Peer peer = Peer.valueOf(opts.get("peer"));
@@ -156,14 +247,7 @@ public final class FiringShots {
         java.util.Set<Thread> existing = java.util.Set.copyOf(Thread.getAllStackTraces().keySet());
         TimerAdapter timer = workers > 0 ? new TickwheelAdapter(false, dev.tickwheel.WheelTimer.DEFAULT_TICK_NANOS,
                 workers) : peer.create();
-        long[][] delays = new long[producers][];
-        for (int p = 0; p < producers; p++) {
-            SplittableRandom random = new SplittableRandom(0xE4B1 + p);
-            delays[p] = new long[TIMERS / producers];
-            for (int i = 0; i < delays[p].length; i++) {
-                delays[p][i] = random.nextInt(WINDOW_MS);
-            }
-        }
+        long[][] delays = delays(producers);
         double[] shotMs = new double[shots];
         double[] lagMs = new double[shots];
         double[] floorMs = new double[shots];

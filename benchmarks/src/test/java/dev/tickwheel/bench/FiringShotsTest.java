@@ -1,11 +1,17 @@
 package dev.tickwheel.bench;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
-/** The lag floor's arithmetic: the CPU spread over the cores, or the busiest thread, past the window; never below 0. */
+/**
+ * The lag floor's arithmetic: the CPU spread over the cores, or the busiest thread, past the window; never below 0.
+ * The sweep child's report, read back by size, and its refusal of a bad pool size.
+ */
 class FiringShotsTest {
 
     private static final double MS = 1e6;
@@ -32,5 +38,24 @@ class FiringShotsTest {
     void workThatFitsTheWindowHasNoFloor() {
         Map<Long, Long> after = Map.of(1L, (long) (100 * MS));
         assertEquals(0.0, FiringShots.lagFloorMs(Map.of(), after, 60 * MS, 60 * MS, 170 * MS, 2), 0.0);
+    }
+
+    @Test
+    void theSweepsReportIsReadBackBySizeInItsOrder() {
+        Map<Integer, Double> m = FiringShots.sweepMedians("1:185.20,2:178.00,32:181.50");
+        assertEquals(List.of(1, 2, 32), List.copyOf(m.keySet()));
+        assertEquals(185.2, m.get(1), 0.0);
+        assertEquals(178.0, m.get(2), 0.0);
+        assertEquals(181.5, m.get(32), 0.0);
+    }
+
+    @Test
+    void aSweepSizeBelowOneIsRefusedBeforeAnyTimerStarts() {
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                () -> FiringShots.main(new String[] {"--sweep", "1,0,4"}));
+        assertTrue(e.getMessage().contains("--sweep 1,0,4: pool size 0 is below 1"), e.getMessage());
+        e = assertThrows(IllegalArgumentException.class,
+                () -> FiringShots.main(new String[] {"--sweep", "1", "--rounds", "0"}));
+        assertTrue(e.getMessage().contains("--rounds 0"), e.getMessage());
     }
 }

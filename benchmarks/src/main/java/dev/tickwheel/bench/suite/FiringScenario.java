@@ -14,7 +14,8 @@ import java.util.Map;
  * Scenario 8, issue 23's firing path, each configuration in a child JVM: the expiry shot by {@link FiringShots}
  * (its fire rate and its lag, Tickwheel's default builder against Netty 1 ms, each in several JVMs interleaved with
  * the other peer's, every figure the median of those JVMs' medians; each JVM's shot is printed in a note), the worker
- * sweep (the same shot with 1 to 32 workers, each size run in interleaved rounds, and the spread of their medians),
+ * sweep (the same shot with 1 to 32 workers, every size in turn in each of several JVMs, each size's figure the median
+ * of its JVMs' medians, and the spread of those figures),
  * and the 1,000-step {@code CompletableFuture} chain by {@link AsyncChain} on Tickwheel's default pool and on the
  * JDK's executor of the same size, each in several child JVMs interleaved with the other's (the row is the median of
  * their medians; each JVM's is printed in a note).
@@ -26,11 +27,13 @@ final class FiringScenario extends Scenario {
      * 1 GB heaps, plus its 16-byte header.
      */
     static final double CHUNK_BYTES_PER_COMMAND = (16 + 4.0 * 1025) / 1024;
+    /** Rounds of every pool size in one sweep JVM (forward, then backward). */
+    static final int SWEEP_ROUNDS_PER_JVM = 2;
 
     FiringScenario() {
         super(8, "8 firing path (expiry lag, worker sweep, async chain)",
                 s -> s.firingPeers.size() * s.firingProducers.split(",").length * s.firingRounds
-                        + s.sweepWorkers.split(",").length * s.sweepRounds + 2 * s.chainRounds);
+                        + s.sweepRounds + 2 * s.chainRounds);
     }
 
     @Override
@@ -105,10 +108,13 @@ final class FiringScenario extends Scenario {
         String[] sizes = s.sweepWorkers.split(",");
         double[][] rounds = new double[sizes.length][s.sweepRounds];
         for (int r = 0; r < s.sweepRounds; r++) {
-            for (int k = 0; k < sizes.length; k++) {
-                int i = r % 2 == 0 ? k : sizes.length - 1 - k; // forward, then backward: drift falls on every size
-                rounds[i][r] = Double.parseDouble(shot(s, Peer.TICKWHEEL, Integer.parseInt(sizes[i]), "1")
-                        .get("shotMedianMs"));
+            // Every size in each JVM, in turn (FiringShots.sweepChild): the JVM's own speed falls on all of them.
+            List<Map<String, String>> rs = ChildJvm.run(FiringShots.class, List.of("--sweep", s.sweepWorkers,
+                    "--rounds", Integer.toString(SWEEP_ROUNDS_PER_JVM), "--shots", Integer.toString(s.firingShots),
+                    "--warmup", Integer.toString(s.firingWarmup)));
+            Map<Integer, Double> medians = FiringShots.sweepMedians(rs.get(rs.size() - 1).get("sweepMs"));
+            for (int i = 0; i < sizes.length; i++) {
+                rounds[i][r] = medians.get(Integer.parseInt(sizes[i]));
             }
         }
         double fastest = Double.POSITIVE_INFINITY;
@@ -116,14 +122,14 @@ final class FiringScenario extends Scenario {
         for (int i = 0; i < sizes.length; i++) {
             double ms = FiringShots.median(rounds[i]);
             results.row(Metric.WORKER_SWEEP, Long.parseLong(sizes[i]), 1, "worker sweep: the shot with " + sizes[i]
-                    + " workers, 1 producer (median of " + s.sweepRounds + " interleaved runs)")
+                    + " workers, 1 producer (median of " + s.sweepRounds + " JVMs, each running every size in turn)")
                     .put(Peer.TICKWHEEL, ms);
             fastest = Math.min(fastest, ms);
             slowest = Math.max(slowest, ms);
         }
         results.row(Metric.SWEEP_SPREAD, "worker sweep: slowest shot over fastest").put(Peer.TICKWHEEL,
                 slowest / fastest);
-        // The noise beside it: how far one pool size's own runs are apart (the same code, JVM to JVM).
+        // The noise beside it: how far one pool size's own medians are apart (the same code, JVM to JVM).
         double noise = 1;
         StringBuilder runs = new StringBuilder();
         for (int i = 0; i < sizes.length; i++) {
@@ -139,8 +145,8 @@ final class FiringScenario extends Scenario {
                 runs.append(r == 0 ? "" : " / ").append(String.format("%.0f", rounds[i][r]));
             }
         }
-        results.note(String.format("worker sweep, each size's runs (ms): %s; the widest spread of one size's own runs:"
-                + " %.2fx", runs, noise));
+        results.note(String.format("worker sweep, each size's median in each JVM (ms): %s; the widest spread of one"
+                + " size's own JVMs: %.2fx", runs, noise));
         String[] executors = {"TICKWHEEL", "JDK_STPE_N"};
         double[][] chains = new double[executors.length][s.chainRounds];
         for (int r = 0; r < s.chainRounds; r++) {
