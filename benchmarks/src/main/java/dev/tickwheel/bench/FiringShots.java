@@ -36,8 +36,10 @@ import java.util.concurrent.locks.LockSupport;
  * README's results section has the measured curve; Netty 1 ms is steady from its second shot). So that the warm-up
  * is shown rather than hidden, the median of the fresh JVM's first {@link #FIRST_SHOTS} shots is reported beside the
  * steady figure ({@code first 5 ms}). Configurations: the peers named by {@code --peers}, and the
- * Tickwheel worker sweep {@code --workers 1,2,4,8,16,32} (the default builder but for its pool size). {@code --busy N}
- * starts N busy-spinning processes beside the timer (what a loaded box looks like); they are stopped afterwards.
+ * Tickwheel worker sweep {@code --workers 1,2,4,8,16,32} (the default builder but for its pool size, a JVM each).
+ * {@code --sweep 1,2,4,8,16,32} instead runs every size in turn in the JVM it is started in (see {@code sweepChild});
+ * the suite runs that in several child JVMs. {@code --busy N} starts N busy-spinning processes beside the timer (what
+ * a loaded box looks like); they are stopped afterwards.
  *
  * <p>Each configuration also reports the CPU time per fired timer of the threads involved (from
  * {@code ThreadMXBean}, over the measured shots): the owner thread (Tickwheel's), the timer's other threads (its
@@ -61,6 +63,8 @@ import java.util.concurrent.locks.LockSupport;
  * <pre>
  * java -cp benchmarks/target/benchmarks.jar dev.tickwheel.bench.FiringShots --peers TICKWHEEL,NETTY_1MS,JDK_STPE
  *      --producers 1,2 --workers 1,2,4,8,16,32 [--shots 7] [--warmup 20] [--busy 0]
+ * java -cp benchmarks/target/benchmarks.jar dev.tickwheel.bench.FiringShots --sweep 1,2,4,8,16,32 [--rounds 2]
+ *      [--shots 7] [--warmup 20]
  * </pre>
  */
 public final class FiringShots {
@@ -217,7 +221,8 @@ public final class FiringShots {
         }
         StringBuilder out = new StringBuilder();
         for (int i = 0; i < sizes.length; i++) {
-            out.append(i == 0 ? "" : ",").append(sizes[i]).append(':').append(String.format("%.2f", median(ms[i])));
+            out.append(i == 0 ? "" : ",").append(sizes[i]).append(':')
+                    .append(String.format(java.util.Locale.ROOT, "%.2f", median(ms[i])));
         }
         ChildJvm.report(Map.of("sweepMs", out.toString()));
     }
