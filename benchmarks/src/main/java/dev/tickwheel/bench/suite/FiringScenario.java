@@ -51,7 +51,7 @@ final class FiringScenario extends Scenario {
                 for (int k = 0; k < peers.size(); k++) {
                     Peer peer = peers.get(round % 2 == 0 ? k : peers.size() - 1 - k);
                     shotRuns.computeIfAbsent(producers + "/" + peer.name(), x -> new ArrayList<>())
-                            .add(shot(s, peer, 0, producers));
+                            .add(shot(s, peer, producers));
                 }
             }
         }
@@ -197,9 +197,10 @@ final class FiringScenario extends Scenario {
         return out;
     }
 
-    private static Map<String, String> shot(Settings s, Peer peer, int workers, String producers) {
+    /** One peer's expiry shots with its own builder's pool (not a sweep size), in a child JVM. */
+    private static Map<String, String> shot(Settings s, Peer peer, String producers) {
         List<Map<String, String>> rs = ChildJvm.run(FiringShots.class, List.of("--child", "true", "--peer",
-                peer.name(), "--workers", Integer.toString(workers), "--producers", producers, "--shots",
+                peer.name(), "--workers", "0", "--producers", producers, "--shots",
                 Integer.toString(s.firingShots), "--warmup", Integer.toString(s.firingWarmup)));
         return rs.get(rs.size() - 1);
     }
