@@ -20,6 +20,15 @@ import org.HdrHistogram.Histogram;
  * an early fire, counted apart. The first seconds (2 by default) are warm-up and not recorded; after the measured
  * seconds the probes stop and every probe is waited for (one that never runs is reported as missing).
  *
+ * <p>The measured window changes nothing the peers run: a warm-up probe runs the same code as a measured one (only
+ * the recorder it was given differs), and a timer's own lateness record is on from its creation (reset when the
+ * window opens). Until session 39 a probe tested a flag that turned true with the window, and Tickwheel's record was
+ * switched on then: the JIT had compiled the task path for the flag's old value, so the window opened with a
+ * deoptimization of the workers' compiled loop (a stall of up to 26 ms in a quiet JDK 25 run, every probe due in it
+ * late at once). The JIT's warm-up is also why the judged runs of the suite warm up longer (see
+ * {@code Settings.latenessJudgedWarmup}): on 2 cores the C2 compiles of the timer's own loops ran into the tenth
+ * second of a run.
+ *
  * <pre>
  * java -cp benchmarks/target/benchmarks.jar dev.tickwheel.bench.FiringLateness
  * java -cp benchmarks/target/benchmarks.jar dev.tickwheel.bench.FiringLateness --peers TICKWHEEL,JDK_STPE --seconds 20 --warmup 2
@@ -109,7 +118,9 @@ public final class FiringLateness {
 
     private static void measure(Peer peer, int warmup, int seconds) {
         TimerAdapter timer = peer.create();
+        timer.resetOwnLateness(); // the timer's own record on from the start: see the class comment
         Recorder recorder = new Recorder();
+        Recorder warmUp = new Recorder(); // the warm-up probes' record, never reported
         Thread load = new Thread(() -> loadLoop(timer), "lateness-load");
         load.setDaemon(true);
         load.start();
@@ -124,12 +135,13 @@ public final class FiringLateness {
             boolean counted = now >= measureFrom;
             if (counted && !measuring) {
                 measuring = true;
-                timer.resetOwnLateness(); // the timer's own record covers the measured probes (warm-up ones may
-                                          // still fire inside it: at most 50 ms of them)
+                timer.resetOwnLateness(); // the timer's own record covers the measured probes from here (warm-up
+                                          // ones may still fire inside it: at most 50 ms of them)
             }
             long delayMs = 1 + random.nextInt(MAX_PROBE_DELAY_MS);
             long called = System.nanoTime();
-            timer.schedule(new Probe(recorder, called + TimeUnit.MILLISECONDS.toNanos(delayMs), counted), delayMs);
+            timer.schedule(new Probe(counted ? recorder : warmUp, called + TimeUnit.MILLISECONDS.toNanos(delayMs)),
+                    delayMs);
             if (counted) {
                 probes++;
             }
@@ -222,25 +234,24 @@ public final class FiringLateness {
         }
     }
 
-    /** One probe timer: knows when it is due. */
+    /**
+     * One probe timer: knows when it is due, and which record it goes to (the warm-up's or the measured one), so that
+     * its task runs the same code in both.
+     */
     static final class Probe extends Task {
         private final Recorder recorder;
         private final long dueNanos;
-        private final boolean counted;
 
-        Probe(Recorder recorder, long dueNanos, boolean counted) {
+        Probe(Recorder recorder, long dueNanos) {
             this.recorder = recorder;
             this.dueNanos = dueNanos;
-            this.counted = counted;
         }
 
         @Override
         public void run() {
             long lateness = System.nanoTime() - dueNanos;
-            if (counted) {
-                recorder.record(lateness);
-                recorder.fired.incrementAndGet();
-            }
+            recorder.record(lateness);
+            recorder.fired.incrementAndGet();
         }
     }
 }

@@ -15,10 +15,12 @@ import java.util.Map;
  * cancels, and how many fire early; early and missing probes are also noted. Then the rows the lateness targets are
  * judged on: Tickwheel and the JDK's STPE in interleaved child JVMs (the same number of each, the first alternating),
  * quiet and then with busy processes beside, each percentile the median of the runs' figures (each run listed in a
- * note), since one run's tail moves by several times from JVM to JVM on shared cores.
+ * note), since one run's tail moves by several times from JVM to JVM on shared cores. The table of every peer warms
+ * up for {@code Settings.latenessWarmup} seconds (a JVM's first seconds, its JIT still compiling); the judged runs
+ * for {@code Settings.latenessJudgedWarmup} (the steady state the targets are about).
  */
 final class LatenessScenario extends Scenario {
-    private static final String UNDER = " (100k start+cancel/s beside)";
+    private static final String UNDER = " (100k start+cancel/s beside, a JVM's first seconds)";
 
     LatenessScenario() {
         super(4, "4 firing lateness", s -> s.latenessPeers.size() + (s.latenessRounds > 0 ? 4 * s.latenessRounds : 0));
@@ -75,7 +77,7 @@ final class LatenessScenario extends Scenario {
                 for (int k = 0; k < JUDGED.size(); k++) {
                     int i = r % 2 == 0 ? k : JUDGED.size() - 1 - k; // alternate which goes first
                     List<Map<String, String>> out = ChildJvm.run(FiringLateness.class, List.of("--child",
-                            JUDGED.get(i).name(), "--warmup", "" + s.latenessWarmup, "--seconds",
+                            JUDGED.get(i).name(), "--warmup", "" + s.latenessJudgedWarmup, "--seconds",
                             "" + s.latenessSeconds));
                     Map<String, String> m = out.get(out.size() - 1);
                     early[i] += Long.parseLong(m.get("early"));
@@ -101,8 +103,9 @@ final class LatenessScenario extends Scenario {
         StringBuilder each = new StringBuilder();
         for (int q = 0; q < PERCENTILES.length; q++) {
             String label = "lateness " + NAMES[q] + ", " + where + (s.latenessRounds == 1
-                    ? " (one run each, beside the JDK's STPE)"
-                    : " (median of " + s.latenessRounds + " runs each, interleaved with the JDK's STPE)");
+                    ? " (one run each, beside the JDK's STPE"
+                    : " (median of " + s.latenessRounds + " runs each, interleaved with the JDK's STPE")
+                    + ", after " + s.latenessJudgedWarmup + " s of warm-up)";
             for (int i = 0; i < JUDGED.size(); i++) {
                 results.row(JUDGED_METRICS[q], 0, busy, label).put(JUDGED.get(i), FiringShots.median(runs[i][q]));
                 each.append(q == 0 && i == 0 ? "" : "; ").append(JUDGED.get(i).label()).append(' ')

@@ -52,6 +52,14 @@ public final class Settings {
      */
     int latenessRounds;
     int latenessBusy;
+    /**
+     * Seconds of probes before the judged runs' window opens: the steady state the targets are about, against the
+     * one-run table's {@link #latenessWarmup}, which keeps a JVM's first seconds in view. Session 39, on 2 cores with
+     * JDK 25 and a 2 s warm-up: C2 compiled the owner's step at 6.9 s of the JVM's life, its park plan at 8.2 s and
+     * the standby's loop at 8.8 s, and the quiet runs' deep tail was those compiles (p99.9 0.37-2.2 ms against the
+     * JDK's 0.30-0.48); with 15 s, 0.24-0.35 against 0.25-0.37. Each peer gets the same.
+     */
+    int latenessJudgedWarmup;
     List<Peer> idlePeers;
     List<Peer> scalingPeers;
     String[] scalingPending;
@@ -123,6 +131,7 @@ public final class Settings {
         latenessWarmup = full ? 2 : 1;
         latenessSeconds = full ? 10 : 2;
         latenessRounds = full ? 3 : 1;
+        latenessJudgedWarmup = full ? 15 : 1;
         latenessBusy = 2;
         idlePeers = peers(full ? withInline : timers);
         scalingPeers = peers(full ? withFloor : List.of(Peer.TICKWHEEL, Peer.NETTY_1MS));
