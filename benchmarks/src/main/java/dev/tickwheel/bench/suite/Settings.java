@@ -56,8 +56,9 @@ public final class Settings {
      * Seconds of probes before the judged runs' window opens: the steady state the targets are about, against the
      * one-run table's {@link #latenessWarmup}, which keeps a JVM's first seconds in view. Session 39, on 2 cores with
      * JDK 25 and a 2 s warm-up: C2 compiled the owner's step at 6.9 s of the JVM's life, its park plan at 8.2 s and
-     * the standby's loop at 8.8 s, and the quiet runs' deep tail was those compiles (p99.9 0.37-2.2 ms against the
-     * JDK's 0.30-0.48); with 15 s, 0.24-0.35 against 0.25-0.37. Each peer gets the same.
+     * the standby's loop at 8.8 s. With the window's own deoptimization gone (see {@code FiringLateness}), the
+     * quiet p99.9 of three such runs still read 1.06-2.03 ms; with 15 s, 0.24-0.35 against the JDK's 0.25-0.37.
+     * Each peer gets the same.
      */
     int latenessJudgedWarmup;
     List<Peer> idlePeers;
