@@ -18,7 +18,11 @@ public interface TimerAdapter extends AutoCloseable {
     @Override
     void close();
 
-    /** Starts the timer's own lateness record afresh, if it keeps one (Tickwheel's {@code TimerMetrics}). */
+    /**
+     * Turns the timer's own lateness record on, if it keeps one (Tickwheel's {@code TimerMetrics}), and starts it
+     * afresh. Called once at creation (so that the record is on before a measured window opens: no code path changes
+     * then) and again when the window opens, where it only resets.
+     */
     default void resetOwnLateness() {
     }
 
