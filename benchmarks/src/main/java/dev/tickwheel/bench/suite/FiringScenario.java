@@ -94,6 +94,21 @@ final class FiringScenario extends Scenario {
                 double loops = Double.parseDouble(r.get("producerCpuNs"));
                 results.row(Metric.FIRING_CPU, 0, p, "CPU per fired timer, timer threads + producers, "
                         + Format.producers(p)).put(peer, owner + pool + loops);
+                // Where it goes: Tickwheel's owner keeps the wheel and hands the due timers off; its pool runs them.
+                // Netty's one thread does both, and counts as the thread that runs the tasks. A peer without such a
+                // thread reads 0 there, and the row leaves it out.
+                Row ownerPart = results.row(Metric.FIRING_CPU_PART, 1, p, "of which the timer's owner thread (the"
+                        + " wheel and the hand-off; Netty has none), " + Format.producers(p));
+                if (owner > 0) {
+                    ownerPart.put(peer, owner);
+                }
+                Row poolPart = results.row(Metric.FIRING_CPU_PART, 2, p, "of which the threads that run the tasks"
+                        + " (Tickwheel's pool; Netty's one thread, its wheel too), " + Format.producers(p));
+                if (pool > 0) {
+                    poolPart.put(peer, pool);
+                }
+                results.row(Metric.FIRING_CPU_PART, 3, p, "of which the producers' loop, " + Format.producers(p))
+                        .put(peer, loops);
                 String spills = r.get("spillsPer1M");
                 if (spills != null && !spills.equals("-")) {
                     results.row(Metric.FIRING_CHUNK_BYTES, 0, p, "command-queue chunks per fired timer (the starts past"

@@ -78,6 +78,12 @@ enum Metric {
      */
     FIRING_CPU("ns", false),
     /**
+     * Scenario 8: {@link #FIRING_CPU} split by thread (the row's pending field numbers the part: 1 the timer's owner
+     * thread, 2 the threads that run the tasks, 3 the producers), so that each run shows where a peer's CPU per fire
+     * goes; never judged.
+     */
+    FIRING_CPU_PART("ns", false),
+    /**
      * Scenario 8: bytes per fired timer in the command queues' linked chunks (Tickwheel only): the shot's commands past
      * the rings, a chunk's reference each; never judged, it accounts for the allocation per fired timer above the
      * timer's own bytes.
