@@ -16,17 +16,26 @@ import java.util.concurrent.TimeUnit;
  * every later step is submitted by the worker that ran the one before, as the issue defines the figure. (Until
  * session 31 the chain began with {@code supplyAsync} and was built while it ran, so the steps registered after it had
  * caught up with this thread were submitted by this thread, a share that varied from run to run.) Each executor runs
- * in its own child JVM: {@code --warmup} chains, then {@code --chains} measured ones; the median is printed, with the
- * quartiles. Executors: Tickwheel's default ({@code WheelTimer.create()}: its own pool of max(2, CPUs) workers),
+ * in its own child JVM, which measures two windows of {@code --chains} chains: the first after {@code --first-warmup}
+ * chains (200: the JVM's first half second, with the JIT still compiling the pool's and {@code CompletableFuture}'s
+ * paths), the second after {@code --warmup} chains in all (the steady state); the median of each is printed, with the
+ * steady window's quartiles. Session 40, on 2 cores: after 200 chains both executors were still moving between
+ * modes (Tickwheel 0.25-0.70 ms, the JDK's 0.29-0.57), and C2 was still compiling the continuation slot's fill and
+ * {@code CompletableFuture}'s completion at 0.9 s of the JVM's life; after 2,000 and 6,000 chains each executor kept
+ * one mode. Executors: Tickwheel's default ({@code WheelTimer.create()}: its own pool of max(2, CPUs) workers),
  * Tickwheel with one worker, and the JDK's {@code ScheduledThreadPoolExecutor} with 1 and with max(2, CPUs) threads.
  *
  * <pre>
- * java -cp benchmarks/target/benchmarks.jar dev.tickwheel.bench.AsyncChain [--chains 41] [--warmup 200]
+ * java -cp benchmarks/target/benchmarks.jar dev.tickwheel.bench.AsyncChain [--chains 41] [--warmup 5000] [--first-warmup 200]
  * </pre>
  */
 public final class AsyncChain {
 
     static final int STEPS = 1_000;
+    /** Chains before the first window: a JVM's first half second on 2 cores (the JIT's share stays in view there). */
+    static final int FIRST_WARMUP = 200;
+    /** Chains before the steady window, in all: by then each executor had kept one mode in session 40's runs. */
+    static final int STEADY_WARMUP = 5_000;
     private static final String[] EXECUTORS = {"TICKWHEEL", "TICKWHEEL_1_WORKER", "JDK_STPE_1", "JDK_STPE_N"};
 
     private AsyncChain() {
@@ -35,23 +44,27 @@ public final class AsyncChain {
     public static void main(String[] args) throws Exception {
         Map<String, String> opts = FiringShots.options(args);
         String chains = opts.getOrDefault("chains", "41");
-        String warmup = opts.getOrDefault("warmup", "200");
+        String warmup = opts.getOrDefault("warmup", "" + STEADY_WARMUP);
+        String first = opts.getOrDefault("first-warmup", "" + FIRST_WARMUP);
         if (opts.containsKey("executor")) {
-            child(opts.get("executor"), Integer.parseInt(warmup), Integer.parseInt(chains));
+            child(opts.get("executor"), Integer.parseInt(first), Integer.parseInt(warmup), Integer.parseInt(chains));
             return;
         }
-        System.out.println("AsyncChain: " + STEPS + " async steps a chain, " + warmup + " warm-up + " + chains
-                + " measured chains per executor; CPU " + dev.tickwheel.bench.suite.RunEnvironment.cpuModel() + ", "
+        System.out.println("AsyncChain: " + STEPS + " async steps a chain, " + chains + " measured chains after "
+                + first + " and after " + warmup + " per executor; CPU "
+                + dev.tickwheel.bench.suite.RunEnvironment.cpuModel() + ", "
                 + Runtime.getRuntime().availableProcessors() + " CPUs, load "
                 + dev.tickwheel.bench.suite.RunEnvironment.loadAverage() + ", JDK " + Runtime.version());
-        System.out.printf("%-34s %12s %12s %12s%n", "executor", "median ms", "p25 ms", "p75 ms");
+        System.out.printf("%-34s %16s %12s %12s %12s%n", "executor", "first median ms", "median ms", "p25 ms",
+                "p75 ms");
         for (String e : opts.getOrDefault("executors", String.join(",", EXECUTORS)).split(",")) {
             List<Map<String, String>> rs = ChildJvm.run(AsyncChain.class, List.of("--executor", e, "--chains", chains,
-                    "--warmup", warmup));
+                    "--warmup", warmup, "--first-warmup", first));
             Map<String, String> r = rs.get(rs.size() - 1);
-            System.out.printf("%-34s %12s %12s %12s%n", label(e), r.get("medianMs"), r.get("p25Ms"), r.get("p75Ms"));
-            ChildJvm.report(Map.of("executor", e, "medianMs", r.get("medianMs"), "p25Ms", r.get("p25Ms"), "p75Ms",
-                    r.get("p75Ms")));
+            System.out.printf("%-34s %16s %12s %12s %12s%n", label(e), r.get("firstMedianMs"), r.get("medianMs"),
+                    r.get("p25Ms"), r.get("p75Ms"));
+            ChildJvm.report(Map.of("executor", e, "firstMedianMs", r.get("firstMedianMs"), "medianMs",
+                    r.get("medianMs"), "p25Ms", r.get("p25Ms"), "p75Ms", r.get("p75Ms")));
         }
     }
 
@@ -77,9 +90,19 @@ public final class AsyncChain {
         }
     }
 
-    private static void child(String e, int warmup, int chains) throws Exception {
+    /**
+     * Runs {@code warmup + chains} chains (at least {@code first + chains}) and measures two windows of {@code chains}:
+     * the chains from {@code first} on, and the last ones.
+     */
+    private static void child(String e, int first, int warmup, int chains) throws Exception {
+        if (chains < 1 || first < 0 || warmup < first + chains) {
+            throw new IllegalArgumentException("--chains " + chains + ", --first-warmup " + first + ", --warmup "
+                    + warmup + ": each window needs at least one chain, and the steady window (after --warmup chains)"
+                    + " must come after the first one ends (--first-warmup + --chains)");
+        }
         ScheduledExecutorService ses = create(e);
         double[] ms = new double[chains];
+        double[] firstMs = new double[chains];
         try {
             for (int c = -warmup; c < chains; c++) {
                 CompletableFuture<Integer> root = new CompletableFuture<>();
@@ -94,6 +117,10 @@ public final class AsyncChain {
                 if (last != STEPS) {
                     throw new IllegalStateException("chain ended at " + last);
                 }
+                int sinceFirst = c + warmup - first;
+                if (sinceFirst >= 0 && sinceFirst < chains) {
+                    firstMs[sinceFirst] = (t1 - t0) / 1e6;
+                }
                 if (c >= 0) {
                     ms[c] = (t1 - t0) / 1e6;
                 }
@@ -104,7 +131,8 @@ public final class AsyncChain {
         }
         double[] sorted = ms.clone();
         Arrays.sort(sorted);
-        ChildJvm.report(Map.of("medianMs", String.format("%.3f", FiringShots.median(ms)), "p25Ms",
+        ChildJvm.report(Map.of("firstMedianMs", String.format("%.3f", FiringShots.median(firstMs)),
+                "medianMs", String.format("%.3f", FiringShots.median(ms)), "p25Ms",
                 String.format("%.3f", sorted[sorted.length / 4]), "p75Ms",
                 String.format("%.3f", sorted[3 * sorted.length / 4])));
     }

@@ -164,24 +164,36 @@ final class FiringScenario extends Scenario {
                 + " size's own JVMs: %.2fx", runs, noise));
         String[] executors = {"TICKWHEEL", "JDK_STPE_N"};
         double[][] chains = new double[executors.length][s.chainRounds];
+        double[][] firstChains = new double[executors.length][s.chainRounds];
         for (int r = 0; r < s.chainRounds; r++) {
             for (int k = 0; k < executors.length; k++) {
                 int e = r % 2 == 0 ? k : executors.length - 1 - k; // alternate which executor goes first
-                chains[e][r] = chainMs(s, executors[e]);
+                Map<String, String> m = chain(s, executors[e]);
+                chains[e][r] = Double.parseDouble(m.get("medianMs"));
+                firstChains[e][r] = Double.parseDouble(m.get("firstMedianMs"));
             }
         }
         String chain = "1,000-step CompletableFuture async chain, median of " + s.chainRounds + " JVMs' medians of "
-                + s.chainRuns + " chains (STPE of the same size)";
+                + s.chainRuns + " chains after " + s.chainWarmup + " (STPE of the same size)";
         results.row(Metric.CHAIN, chain).put(Peer.TICKWHEEL, FiringShots.median(chains[0]));
         results.row(Metric.CHAIN, chain).put(Peer.JDK_STPE, FiringShots.median(chains[1]));
+        String first = "the same chain in the same JVMs after only " + s.chainFirstWarmup + " chains (a JVM's first"
+                + " half second, its JIT still compiling)";
+        results.row(Metric.CHAIN_FIRST, first).put(Peer.TICKWHEEL, FiringShots.median(firstChains[0]));
+        results.row(Metric.CHAIN_FIRST, first).put(Peer.JDK_STPE, FiringShots.median(firstChains[1]));
+        results.note("async chain, each JVM's median (ms, interleaved): " + eachJvm(chains, s.chainRounds)
+                + "; after only " + s.chainFirstWarmup + " chains: " + eachJvm(firstChains, s.chainRounds));
+    }
+
+    private static String eachJvm(double[][] chains, int rounds) {
         StringBuilder each = new StringBuilder();
-        for (int e = 0; e < executors.length; e++) {
-            each.append(e == 0 ? "Tickwheel " : "; STPE ");
-            for (int r = 0; r < s.chainRounds; r++) {
+        for (int e = 0; e < chains.length; e++) {
+            each.append(e == 0 ? "Tickwheel " : ", STPE ");
+            for (int r = 0; r < rounds; r++) {
                 each.append(r == 0 ? "" : " / ").append(String.format("%.3f", chains[e][r]));
             }
         }
-        results.note("async chain, each JVM's median (ms, interleaved): " + each);
+        return each.toString();
     }
 
     /**
@@ -220,9 +232,11 @@ final class FiringScenario extends Scenario {
         return rs.get(rs.size() - 1);
     }
 
-    private static double chainMs(Settings s, String executor) {
+    /** One executor's chains in a child JVM: its two windows' medians ({@code firstMedianMs}, {@code medianMs}). */
+    private static Map<String, String> chain(Settings s, String executor) {
         List<Map<String, String>> rs = ChildJvm.run(AsyncChain.class, List.of("--executor", executor, "--chains",
-                Integer.toString(s.chainRuns), "--warmup", Integer.toString(s.chainWarmup)));
-        return Double.parseDouble(rs.get(rs.size() - 1).get("medianMs"));
+                Integer.toString(s.chainRuns), "--warmup", Integer.toString(s.chainWarmup), "--first-warmup",
+                Integer.toString(s.chainFirstWarmup)));
+        return rs.get(rs.size() - 1);
     }
 }
