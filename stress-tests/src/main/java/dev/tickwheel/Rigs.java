@@ -134,6 +134,25 @@ final class Rigs {
     }
 
     /**
+     * A one-shot timer due now running {@code task}, taken from its own pool's queue as a worker takes it: DISPATCHED,
+     * so that its run ({@link ScheduledTimer#runHandedOff}) is the pool's one-CAS claim. The pool's one worker is
+     * detached (the submit's signal starts no thread), and the owner is never stepped (manual drive).
+     */
+    static ScheduledTimer<?> takenFromOwnPool(Runnable task) {
+        WheelTimer timer = WheelTimer.builder().timeSource(new ManualClock()).tick(1, TimeUnit.MILLISECONDS)
+                .manualDrive().ownerBatch(BATCH).workerThreads(1).build();
+        WorkerPool pool = timer.pool();
+        pool.detachedWorker();
+        timer.schedule(task, 0, TimeUnit.MILLISECONDS); // due now: straight to the pool's queue, DISPATCHED
+        TimingWheel.Node n = pool.queue.poll();
+        if (!(n instanceof ScheduledTimer) || ((ScheduledTimer<?>) n).phase() != ScheduledTimer.DISPATCHED
+                || !timer.poolQueuesHandOffs) {
+            throw new IllegalStateException("the pool's queue did not hold the DISPATCHED timer: " + n);
+        }
+        return (ScheduledTimer<?>) n;
+    }
+
+    /**
      * How a future ended, for an arbiter once every actor has returned: {@link #COMPLETED}, {@link #CANCELLED} or
      * {@link #OTHER}. Calls get() only on a done future, so it never blocks the harness.
      */

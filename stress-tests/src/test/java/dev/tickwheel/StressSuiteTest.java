@@ -88,7 +88,8 @@ class StressSuiteTest {
             "dev.tickwheel.SlotTakeVsMove", "dev.tickwheel.SlotTakeVsHandBack", "dev.tickwheel.SlotMoveVsHandBack",
             "dev.tickwheel.SlotFillVsOwnerPark", "dev.tickwheel.SlotFillVsWatchdogLook",
             "dev.tickwheel.ScheduleChainVsParkPlan", "dev.tickwheel.ScheduleChainVsShutdownNow",
-            "dev.tickwheel.RescheduleVsChainedStart", "dev.tickwheel.ShutdownVsChainedPeriodicStart");
+            "dev.tickwheel.RescheduleVsChainedStart", "dev.tickwheel.ShutdownVsChainedPeriodicStart",
+            "dev.tickwheel.CancelInterruptVsPoolRunStart", "dev.tickwheel.CancelAndAwaitVsPoolRunStart");
 
     /** Deliberately broken variants: in the jar, never in the CI run. */
     static final Set<String> BROKEN_TESTS = Set.of("dev.tickwheel.BrokenCancelVsFire",
@@ -105,7 +106,8 @@ class StressSuiteTest {
             "dev.tickwheel.BrokenSlotTakeVsMove", "dev.tickwheel.BrokenSlotTakeVsHandBack",
             "dev.tickwheel.BrokenSlotMoveVsHandBack", "dev.tickwheel.BrokenSlotFillVsOwnerPark",
             "dev.tickwheel.BrokenSlotFillVsWatchdogLook", "dev.tickwheel.BrokenGetVsReleaseCompletion",
-            "dev.tickwheel.BrokenScheduleChainVsParkPlan", "dev.tickwheel.BrokenRescheduleVsChainedStart");
+            "dev.tickwheel.BrokenScheduleChainVsParkPlan", "dev.tickwheel.BrokenRescheduleVsChainedStart",
+            "dev.tickwheel.BrokenCancelInterruptVsPoolRunStart");
 
     @Test
     void testListNamesEveryTestAndNothingElse() {
@@ -129,7 +131,8 @@ class StressSuiteTest {
             "dev.tickwheel.ReadyAtVsStandbyArm", "dev.tickwheel.StandbyStepVsOwnerStep", "dev.tickwheel.TakeVsHandBack",
             "dev.tickwheel.ExecuteVsShutdownNow", "dev.tickwheel.CappedPushVsOwnerPark",
             "dev.tickwheel.HandOffVsParkOwnerBatch", "dev.tickwheel.RefillVsLateThief",
-            "dev.tickwheel.StealVsHandBack", "dev.tickwheel.HandOffVsStalledStandby");
+            "dev.tickwheel.StealVsHandBack", "dev.tickwheel.HandOffVsStalledStandby",
+            "dev.tickwheel.CancelInterruptVsPoolRunStart");
 
     @Test
     void ciTiersRunThePoolsRacesInFullAndEveryOtherRaceReduced() {

@@ -16,6 +16,7 @@ import java.util.concurrent.TimeoutException;
  * <pre>
  *   NEW ──owner hands it off──▶ DISPATCHED ──run claims──▶ CLAIMED ──runner published──▶ RUNNING ──▶ COMPLETING
  *       ──▶ COMPLETED | FAILED   (one-shot; a caller's early run() claims from any pending phase)
+ *   DISPATCHED ──the own pool's worker, runner stored first──▶ RUNNING   (one CAS: no other run can race it)
  *   NEW | DISPATCHED | CLAIMED ──cancel──▶ CANCELLED           (CLAIMED: the task never starts)
  *   RUNNING ──cancel(false)──▶ CANCELLED                       (the task runs on; its outcome is dropped)
  *   RUNNING ──cancel(true)──▶ INTERRUPTING ──runner interrupted──▶ INTERRUPTED
@@ -31,8 +32,10 @@ import java.util.concurrent.TimeoutException;
  * only then moves CLAIMED &rarr; RUNNING (cas, which releases that store) and calls the task. A cancel that wins
  * from CLAIMED therefore stops the task before it starts, and one that wins from RUNNING (acquiring the thread by
  * its own cas) always has the thread to interrupt: no cancel(true) returns true against a task that then runs
- * uninterrupted. The runner that loses its final CAS to a cancel(true) waits out INTERRUPTING and clears the
- * interrupt, so it never reaches the next task its thread runs.
+ * uninterrupted. The own pool's worker, the only one that may run a timer it took from its queue, stores its thread
+ * first and then makes one CAS, DISPATCHED &rarr; RUNNING ({@code claimIntoRun}): it needs no CLAIMED step, because
+ * no other run can race it (one CAS on the timer's line fewer per fire). The runner that loses its final CAS to a
+ * cancel(true) waits out INTERRUPTING and clears the interrupt, so it never reaches the next task its thread runs.
  *
  * <p>{@link #cancelIfNotStarted()}, the strict cancel, succeeds only from a pending phase (NEW, MOVING, DEFERRED,
  * DISPATCHED) or RETURNED: in a race with the fire (whose claim is the CAS from DISPATCHED) exactly one of the two
@@ -187,17 +190,87 @@ class ScheduledTimer<V> extends TimerState<V> implements RunnableScheduledFuture
      *         ({@code byPool}) of a one-shot timer, with no pending limit
      */
     boolean run(boolean byPool) {
+        if (byPool) {
+            long w = word();
+            if (phaseOf(w) == DISPATCHED && timer().poolQueuesHandOffs) {
+                Object task = taskOrOutcome;
+                return claimIntoRun(w, task, false) && runClaimed(task, false, true);
+            }
+        }
         int claim = claimRun(byPool);
         if (claim == NOT_CLAIMED) {
             return false;
         }
-        boolean returned = claim == CLAIMED_RETURNED;
         Object task = taskOrOutcome; // the claim made it ours
         taskOrOutcome = Thread.currentThread(); // plain: released by startRun's cas to a cancel(true)
         if (!startRun()) {
             afterCancelledRun();
             return false;
         }
+        return runClaimed(task, claim == CLAIMED_RETURNED, byPool);
+    }
+
+    /**
+     * The own pool's claim of a timer it took from its queue (DISPATCHED), in one CAS: DISPATCHED &rarr; RUNNING,
+     * with the thread stored first (plain; that CAS releases it to a cancel(true), whose own CAS from RUNNING
+     * acquires it). The steps a run from elsewhere takes (claim to CLAIMED, store, CLAIMED &rarr; RUNNING) keep other
+     * runs out while the thread is not yet published; here none can come: the queue (or a worker's continuation
+     * slot) hands a timer to exactly one taker, and {@link #claimRun} refuses a caller's run of a DISPATCHED timer
+     * of such a pool. The only other writers of the field meanwhile are the cancel and the revoke that win from
+     * DISPATCHED, which null it (plain) after their CAS; this CAS then fails, and the run clears the field
+     * (volatile) in {@link #afterCancelledRun}, so whichever store landed last, it ends null, and a cancelAndAwait
+     * that read the thread meanwhile waits for that clear. Should only another bit of the word have changed (none
+     * does on a DISPATCHED timer today), the task goes back into the field before the next try.
+     *
+     * @param w        the word read DISPATCHED
+     * @param task     the task read from the field before the thread replaces it
+     * @param lateFlaw jcstress only ({@link #runHandedOffPublishingLate}): store the thread after the CAS, the flaw
+     *                 that the store-first order prevents
+     * @return whether the run is ours (RUNNING); false if it lost to a cancel or a revoke
+     */
+    private boolean claimIntoRun(long w, Object task, boolean lateFlaw) {
+        Thread self = Thread.currentThread();
+        for (;;) {
+            if (!lateFlaw) {
+                taskOrOutcome = self;
+            }
+            if (casWord(w, withPhase(w, RUNNING))) {
+                if (lateFlaw) {
+                    taskOrOutcome = self;
+                }
+                return true;
+            }
+            w = word();
+            if (phaseOf(w) != DISPATCHED) {
+                afterCancelledRun();
+                return false;
+            }
+            taskOrOutcome = task;
+        }
+    }
+
+    /**
+     * jcstress only ({@code BrokenCancelInterruptVsPoolRunStart}): the own pool's one-CAS claim with the thread
+     * stored after the CAS instead of before, to show what that order prevents. Never called by the library.
+     */
+    final boolean runHandedOffPublishingLate() {
+        if (!timer().poolQueuesHandOffs) {
+            throw new IllegalStateException("not a timer of a timer with its own pool: " + this);
+        }
+        long w = word();
+        if (phaseOf(w) != DISPATCHED) {
+            return run(true); // cancelled already: as the pool's run, which then does nothing
+        }
+        Object task = taskOrOutcome;
+        return claimIntoRun(w, task, true) && runClaimed(task, false, true);
+    }
+
+    /**
+     * The run once claimed and RUNNING: the lateness record, the task, and the end (unless a cancel won meanwhile).
+     *
+     * @return as {@link #run(boolean)}
+     */
+    private boolean runClaimed(Object task, boolean returned, boolean byPool) {
         if (!returned) {
             timer().noteLateness(startKey());
         }

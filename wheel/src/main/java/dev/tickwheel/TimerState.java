@@ -44,7 +44,10 @@ abstract class TimerState<V> extends TimingWheel.Node implements Future<V> {
      * shutdownNow's hand-back takes it from the pool's queue.
      */
     static final int DISPATCHED = 4;
-    /** A run has claimed the timer; its thread is not yet published and the task has not started. */
+    /**
+     * A run has claimed the timer; its thread is not yet published and the task has not started. The own pool's run
+     * of a timer it took from its queue skips this phase (see {@code ScheduledTimer.claimIntoRun}).
+     */
     static final int CLAIMED = 5;
     /** The runner's thread is published (see {@link ScheduledTimer#runnerThread()}); the task is running or about to. */
     static final int RUNNING = 6;
@@ -121,7 +124,9 @@ abstract class TimerState<V> extends TimingWheel.Node implements Future<V> {
      * The task while the timer is pending; while a one-shot runs (RUNNING), the thread running it; then its outcome
      * (the result, or a Throwable for FAILED). Each value is written plain by the thread that owns the phase: the
      * run's claim winner stores its thread before the CLAIMED &rarr; RUNNING cas that releases it to a cancel(true),
-     * which reads it only after winning RUNNING &rarr; INTERRUPTING; the thread that ends the timer stores the
+     * which reads it only after winning RUNNING &rarr; INTERRUPTING (the own pool's worker, the only possible runner
+     * of a timer it took from its queue, stores it before its one CAS, DISPATCHED &rarr; RUNNING, and clears it
+     * (volatile) if a cancel won); the thread that ends the timer stores the
      * outcome before the terminal phase (sv), which publishes it to readers that load the phase (lv) first. A cancel
      * from NEW nulls it after its CAS (plain: the common cancel), and a runner that lost to a cancel nulls it once
      * the cancel is done with it (volatile, through TASK_OR_OUTCOME), then wakes the waiters: cancelAndAwait reads it
