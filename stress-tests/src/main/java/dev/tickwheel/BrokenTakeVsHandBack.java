@@ -38,8 +38,8 @@ public class BrokenTakeVsHandBack {
     private final int[] runs = new int[2];
     private final int[] takes = new int[2];
     private final int[] returned = new int[2];
-    private final ScheduledTimer<?> first = Rigs.handedOff(() -> runs[0]++);
-    private final ScheduledTimer<?> second = Rigs.handedOff(() -> runs[1]++);
+    private final ScheduledTimer<?> first = Rigs.takenFromOwnPool(() -> runs[0]++);
+    private final ScheduledTimer<?> second = Rigs.takenFromOwnPool(() -> runs[1]++);
 
     public BrokenTakeVsHandBack() {
         pool.detachedWorker();

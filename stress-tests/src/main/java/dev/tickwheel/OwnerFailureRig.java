@@ -6,7 +6,9 @@ import org.openjdk.jcstress.infra.results.III_Result;
 /**
  * {@link OwnerFailureVsTake}'s state and actors' bodies, shared with its broken twin: a pool (no threads; its worker
  * is the actor) with one handed-off timer queued, whose own timer the owner actor fails as {@code OwnerLoop.fail}
- * does. Each field is written by one actor only, and read by the arbiter once both have returned.
+ * does. The timer belongs to a timer with its own pool ({@link Rigs#takenFromOwnPool}), so that the worker's run is
+ * the pool's one-CAS claim (session 41), as in the library. Each field is written by one actor only, and read by the
+ * arbiter once both have returned.
  */
 final class OwnerFailureRig {
 
@@ -14,7 +16,7 @@ final class OwnerFailureRig {
         throw new AssertionError("no thread is started in this test");
     });
     private int runs;
-    private final ScheduledTimer<?> timer = Rigs.handedOff(() -> runs++);
+    private final ScheduledTimer<?> timer = Rigs.takenFromOwnPool(() -> runs++);
     private final WheelTimer owner = timer.timer();
     private final Error injected = new Error("owner failure (jcstress)");
     private int ownerTakes;

@@ -1,6 +1,6 @@
 package dev.tickwheel;
 
-import org.openjdk.jcstress.infra.results.IIIIIII_Result;
+import org.openjdk.jcstress.infra.results.IIIIIIII_Result;
 
 /**
  * {@link CancelInterruptVsPoolRunStart}'s state and actors' bodies, shared with its broken twin: a one-shot timer due
@@ -34,7 +34,7 @@ final class PoolRunStartRig {
     }
 
     /** The pool's run of the timer it took; broken: the thread stored after the claim's CAS. */
-    void worker(IIIIIII_Result r, boolean publishLate) {
+    void worker(IIIIIIII_Result r, boolean publishLate) {
         if (publishLate) {
             timer.runHandedOffPublishingLate();
         } else {
@@ -43,17 +43,18 @@ final class PoolRunStartRig {
         r.r7 = Thread.interrupted() ? 1 : 0; // also clears it, so a leak cannot disturb the harness
     }
 
-    void canceller(IIIIIII_Result r) {
+    void canceller(IIIIIIII_Result r) {
         boolean cancelled = timer.cancel(true);
         cancelReturned = true;
         r.r1 = cancelled ? 1 : 0;
         r.r5 = timer.isDone() ? 1 : 0;
     }
 
-    void after(IIIIIII_Result r) {
+    void after(IIIIIIII_Result r) {
         r.r2 = started ? 1 : 0;
         r.r3 = sawReturned ? 1 : 0;
         r.r4 = sawInterrupted ? 1 : 0;
         r.r6 = Rigs.ending(timer);
+        r.r8 = timer.runnerThread() != null || timer.runInProgress() ? 1 : 0;
     }
 }

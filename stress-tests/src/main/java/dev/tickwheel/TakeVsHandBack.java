@@ -15,7 +15,9 @@ import org.openjdk.jcstress.infra.results.IIII_Result;
  * Race 19: a batch handed off by the owner (two due timers chained and pushed as one, as {@link WorkerPool#afterBatch}
  * does) taken by a worker (poll until empty, run each) against shutdownNow's hand-back draining the same queue
  * ({@link WorkerPool#handBack}: poll, then claim DISPATCHED -&gt; RETURNED). The consumers take turns on the queue;
- * each timer must be taken exactly once, and end exactly one way: run once by the worker, or handed back once.
+ * each timer must be taken exactly once, and end exactly one way: run once by the worker, or handed back once. The
+ * timers belong to timers with their own pools ({@link Rigs#takenFromOwnPool}), so that the worker's run is the
+ * pool's one-CAS claim (session 41), whose early store of its thread relies on this exclusivity.
  *
  * <p>Result: how many times each timer was taken off the queue, and how each ended (0 ran, 1 handed back, 2 both,
  * 3 neither).
@@ -39,8 +41,8 @@ public class TakeVsHandBack {
     private final int[] runs = new int[2];
     private final int[] takes = new int[2];
     private final int[] returned = new int[2];
-    private final ScheduledTimer<?> first = Rigs.handedOff(() -> runs[0]++);
-    private final ScheduledTimer<?> second = Rigs.handedOff(() -> runs[1]++);
+    private final ScheduledTimer<?> first = Rigs.takenFromOwnPool(() -> runs[0]++);
+    private final ScheduledTimer<?> second = Rigs.takenFromOwnPool(() -> runs[1]++);
 
     public TakeVsHandBack() {
         pool.detachedWorker();

@@ -219,16 +219,24 @@ class ScheduledTimer<V> extends TimerState<V> implements RunnableScheduledFuture
      * of such a pool. The only other writers of the field meanwhile are the cancel and the revoke that win from
      * DISPATCHED, which null it (plain) after their CAS; this CAS then fails, and the run clears the field
      * (volatile) in {@link #afterCancelledRun}, so whichever store landed last, it ends null, and a cancelAndAwait
-     * that read the thread meanwhile waits for that clear. Should only another bit of the word have changed (none
-     * does on a DISPATCHED timer today), the task goes back into the field before the next try.
+     * that read the thread meanwhile waits for that clear. That exclusivity is what makes the early store safe: the
+     * two-step claim wrote nothing before winning. So a lost CAS that finds anything but a cancelled phase (which
+     * nothing does today) is a broken invariant, not a cancel: the run undoes its own store if it is still there
+     * (an outcome stored before it is lost all the same) and throws, rather than clear the field as for a cancel.
+     * Should only another bit of the word have changed (none does on a DISPATCHED timer today), the task goes back
+     * into the field before the next try.
+     *
+     * <p>Package-private for {@code PoolRunClaimTest}, which lands a cancel between the worker's read of the word and
+     * this call.
      *
      * @param w        the word read DISPATCHED
      * @param task     the task read from the field before the thread replaces it
      * @param lateFlaw jcstress only ({@link #runHandedOffPublishingLate}): store the thread after the CAS, the flaw
      *                 that the store-first order prevents
      * @return whether the run is ours (RUNNING); false if it lost to a cancel or a revoke
+     * @throws IllegalStateException if it lost to anything else: a second taker of a timer its queue handed out once
      */
-    private boolean claimIntoRun(long w, Object task, boolean lateFlaw) {
+    final boolean claimIntoRun(long w, Object task, boolean lateFlaw) {
         Thread self = Thread.currentThread();
         for (;;) {
             if (!lateFlaw) {
@@ -241,9 +249,15 @@ class ScheduledTimer<V> extends TimerState<V> implements RunnableScheduledFuture
                 return true;
             }
             w = word();
-            if (phaseOf(w) != DISPATCHED) {
-                afterCancelledRun();
+            int p = phaseOf(w);
+            if (p >= INTERRUPTING) {
+                afterCancelledRun(); // the volatile clear that a cancelAndAwait's waiter pairs with
                 return false;
+            }
+            if (p != DISPATCHED) {
+                TASK_OR_OUTCOME.compareAndSet(this, self, task); // only our own store, if it is still there
+                throw new IllegalStateException("a timer taken from its pool's queue was claimed by another party "
+                        + "while its worker held it (phase " + p + "): " + this);
             }
             taskOrOutcome = task;
         }
@@ -323,7 +337,9 @@ class ScheduledTimer<V> extends TimerState<V> implements RunnableScheduledFuture
         }
         // Cancelled: from NEW the task field was nulled; from CLAIMED or RUNNING it holds the runner's thread until
         // the runner, leaving, clears it (a task that is itself a Thread, cancelled from CLAIMED before the runner
-        // stored its own, reads as a runner too, and the runner clears it the same way).
+        // stored its own, reads as a runner too, and the runner clears it the same way). From DISPATCHED it may hold,
+        // for a moment, the thread of the own pool's worker that stored it before its claim's CAS failed
+        // (claimIntoRun): a cancelAndAwait then waits for that worker's clear, for a run that never starts its task.
         return (p == CANCELLED || p == INTERRUPTED) && TASK_OR_OUTCOME.getVolatile(this) instanceof Thread;
     }
 
@@ -595,7 +611,9 @@ class ScheduledTimer<V> extends TimerState<V> implements RunnableScheduledFuture
     /**
      * How a cancel from a phase before any run is accounted: DISPATCHED as a cancel that needs no unlink command
      * (the owner took the timer out of the wheel to hand it off), RETURNED as already accounted for, and every
-     * other pending phase as NEW (in the wheel, or on its way there).
+     * other pending phase as NEW (in the wheel, or on its way there). A timer cancelled from DISPATCHED must never
+     * lend its task field to a command chain ({@code TimerChain}): the own pool's worker that holds it may still
+     * store its thread there and clear it ({@link #claimIntoRun}); its path sends no lending command.
      */
     private static int from(int phase) {
         return phase == RETURNED || phase == DISPATCHED ? phase : NEW;

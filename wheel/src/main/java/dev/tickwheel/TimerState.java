@@ -122,7 +122,8 @@ abstract class TimerState<V> extends TimingWheel.Node implements Future<V> {
 
     /**
      * The task while the timer is pending; while a one-shot runs (RUNNING), the thread running it; then its outcome
-     * (the result, or a Throwable for FAILED). Each value is written plain by the thread that owns the phase: the
+     * (the result, or a Throwable for FAILED). Each value is written plain by the thread that owns the phase (or, for
+     * the own pool's worker, the one thread that may claim it next: see below): the
      * run's claim winner stores its thread before the CLAIMED &rarr; RUNNING cas that releases it to a cancel(true),
      * which reads it only after winning RUNNING &rarr; INTERRUPTING (the own pool's worker, the only possible runner
      * of a timer it took from its queue, stores it before its one CAS, DISPATCHED &rarr; RUNNING, and clears it

@@ -35,6 +35,9 @@ import java.util.function.Consumer;
  * timer's own state word then decides whether it runs, is returned or fails. A timer in a worker's continuation
  * slot is taken the same way, by exactly one CAS: its worker's, the watchdog's move, or the hand-back's. While a timer is queued here only the
  * pool may claim its run (see {@code ScheduledTimer.claimRun}): the queue owns the timer's link until it is taken.
+ * That one taker is load-bearing since session 41: the worker that took a timer stores its thread into the timer
+ * before its one claim CAS (DISPATCHED &rarr; RUNNING, {@code ScheduledTimer.claimIntoRun}), which is safe only
+ * because no other run, hand-back or failure can reach that timer meanwhile; only a cancel can.
  * shutdownNow interrupts every worker, as the JDK's pool does.
  *
  * <h2>One worker stands by for the next due timer</h2>

@@ -65,6 +65,35 @@ class PoolRunClaimTest {
     }
 
     @Test
+    void aClaimWhoseCasLosesToACancelAfterItsReadClearsTheThreadItStored() throws Exception {
+        boolean[] ran = new boolean[1];
+        ScheduledTimer<?> t = takenFromOwnPool(() -> ran[0] = true);
+        long w = t.word(); // the worker read DISPATCHED ...
+        Object task = t.task();
+        assertTrue(t.cancel(false)); // ... then a cancel won and nulled the field ...
+        assertNull(t.task());
+        assertFalse(t.claimIntoRun(w, task, false)); // ... and the worker stored its thread, then lost its CAS
+        assertFalse(ran[0]);
+        assertNull(t.runnerThread(), "the worker cleared the thread it stored");
+        assertFalse(t.runInProgress(), "a cancelAndAwait would wait for good on a thread left behind");
+        assertFalse(t.cancelAndAwait(1, TimeUnit.SECONDS), "already cancelled; returns without waiting");
+    }
+
+    @Test
+    void aClaimThatLosesToAnythingButACancelSaysSoInsteadOfPassingForACancel() throws Exception {
+        boolean[] ran = new boolean[1];
+        ScheduledTimer<?> t = takenFromOwnPool(() -> ran[0] = true);
+        long w = t.word();
+        Object task = t.task();
+        // No such race exists (the queue hands a timer to one taker): if one did, the early store would be unsafe.
+        assertTrue(t.fail(new IllegalStateException("failed meanwhile")));
+        IllegalStateException e = assertThrows(IllegalStateException.class, () -> t.claimIntoRun(w, task, false));
+        assertTrue(e.getMessage().contains("phase " + TimerState.FAILED), e.getMessage());
+        assertFalse(ran[0]);
+        assertTrue(t.isDone() && !t.isCancelled(), "still failed, not passed off as cancelled by the lost claim");
+    }
+
+    @Test
     void cancelTrueFromInsideTheTaskInterruptsItsRunnerAndTheInterruptEndsWithTheRun() {
         AtomicReference<ScheduledTimer<?>> self = new AtomicReference<>();
         boolean[] interrupted = new boolean[1];
