@@ -38,45 +38,20 @@ import org.openjdk.jcstress.infra.results.IIII_Result;
 @State
 public class CancelAndAwaitVsPoolRunStart {
 
-    private volatile int started;
-    private volatile int ended;
-    /** sv by the canceller once cancelAndAwait returned; lv by the task as it starts. */
-    private volatile boolean awaitReturned;
-    private int startedAfterReturn;
-    private final ScheduledTimer<?> timer = Rigs.takenFromOwnPool(this::task);
-
-    private void task() {
-        if (awaitReturned) {
-            startedAfterReturn = 1;
-        }
-        started = 1;
-        Thread.onSpinWait(); // a short body, so that the canceller can find it running
-        ended = 1;
-    }
+    private final CancelAndAwaitRig rig = new CancelAndAwaitRig(true);
 
     @Actor
     public void worker() {
-        timer.runHandedOff();
+        rig.worker();
     }
 
     @Actor
     public void canceller(IIII_Result r) {
-        boolean answer;
-        try {
-            answer = timer.cancelAndAwait();
-        } catch (InterruptedException e) {
-            throw new AssertionError(e);
-        }
-        int s = started;
-        int e = ended;
-        awaitReturned = true;
-        r.r1 = answer ? 1 : 0;
-        r.r2 = s;
-        r.r3 = e;
+        rig.canceller(r);
     }
 
     @Arbiter
     public void after(IIII_Result r) {
-        r.r4 = startedAfterReturn;
+        rig.after(r);
     }
 }
